@@ -1,0 +1,30 @@
+import { Router } from 'express';
+
+export interface ReadinessCheck {
+  name: string;
+  /** Resolves when the dependency is usable; rejects (or throws) with the reason otherwise. */
+  check: () => Promise<void>;
+}
+
+/** Liveness says the process answers; readiness says its dependencies do too. */
+export function healthRouter(checks: readonly ReadinessCheck[]): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const results = await Promise.all(
+      checks.map(async ({ name, check }) => {
+        try {
+          await check();
+          return { name, ok: true };
+        } catch (error) {
+          return { name, ok: false, error: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
+    const ready = results.every((result) => result.ok);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: results });
+  });
+  return router;
+}

@@ -1,0 +1,27 @@
+import express from 'express';
+import helmet from 'helmet';
+import { healthRouter, type ReadinessCheck } from '../routes/health.ts';
+import type { Config } from './config.ts';
+import { accessLog } from './http/access-log.ts';
+import { jsonErrorHandler, jsonNotFound } from './http/error-handler.ts';
+import { requestId } from './http/request-id.ts';
+import type { Logger } from './logger.ts';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  readiness: ReadinessCheck[];
+}
+
+/** Builds the HTTP app from its dependencies; never listens (server.ts and tests do). */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestId());
+  app.use(accessLog(deps.logger));
+  app.use(helmet());
+  app.use(healthRouter(deps.readiness));
+  app.use(jsonNotFound());
+  app.use(jsonErrorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { parseDuration } from './durations.ts';
+
+/**
+ * The single source of settings. Every entry carries a description and an example through
+ * zod's `.meta()`: startup errors, `.env.example` and the README settings table read them.
+ */
+
+type Meta = { description: string; example: string; secret?: boolean };
+
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+const csv = (meta: Meta, item: z.ZodType<string, string> = z.string()) =>
+  z
+    .string()
+    .default('')
+    .transform(list)
+    .pipe(z.array(item))
+    .meta(meta);
+
+const int = (fallback: number, min: number, max: number, meta: Meta) =>
+  z.coerce
+    .number({ error: 'expected a whole number' })
+    .int('expected a whole number')
+    .min(min, `expected at least ${min}`)
+    .max(max, `expected at most ${max}`)
+    .default(fallback)
+    .meta(meta);
+
+const bool = (meta: Meta) =>
+  z
+    .enum(['true', 'false', '1', '0', ''], { error: 'expected true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1')
+    .meta(meta);
+
+const duration = (fallback: string, meta: Meta) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const ms = parseDuration(text);
+      if (ms === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'expected a duration such as 500ms, 10s, 15m or 2h' });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .meta(meta);
+
+const optionalText = (meta: Meta) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || value.trim() === '' ? undefined : value))
+    .meta(meta);
+
+const url = (fallback: string | undefined, meta: Meta) => {
+  const base = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).transform((value) => value.replace(/\/+$/, ''));
+  return (fallback === undefined ? base.optional() : base.default(fallback)).meta(meta);
+};
+
+const salesforceOrgId = z
+  .string()
+  .regex(/^00D[0-9A-Za-z]{12}([0-9A-Za-z]{3})?$/, 'expected a Salesforce organization id (00D…, 15 or 18 characters)');
+
+const rateLimit = z
+  .string()
+  .default('100/15m')
+  .transform((text, ctx) => {
+    if (text === 'off') return undefined;
+    const [count, window] = text.split('/');
+    const requests = Number(count);
+    const windowMs = window === undefined ? undefined : parseDuration(window);
+    if (!Number.isInteger(requests) || requests < 1 || windowMs === undefined || windowMs < 1) {
+      ctx.addIssue({ code: 'custom', message: 'expected <requests>/<window> such as 100/15m, or off' });
+      return z.NEVER;
+    }
+    return { requests, windowMs };
+  });
+
+export const configSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'])
+    .default('development')
+    .meta({ description: 'production requires MOMENTUM_API_KEY; otherwise a missing key starts sandbox mode', example: 'production' }),
+  PORT: int(8080, 0, 65_535, { description: 'TCP port the HTTP server listens on', example: '8080' }),
+  HOST: z.string().min(1).default('0.0.0.0').meta({ description: 'Interface to listen on', example: '0.0.0.0' }),
+  LOG_LEVEL: z
+    .enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'])
+    .default('info')
+    .meta({ description: 'winston log level', example: 'info' }),
+  SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000, {
+    description: 'On SIGTERM/SIGINT, how long in-flight requests and jobs may take before the process exits',
+    example: '10000',
+  }),
+
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:data/bridge.db')
+    .refine((value) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(value), 'expected sqlite:<path>, sqlite::memory: or postgres://…')
+    .meta({ description: 'Store: sqlite:<path> (embedded, default) or postgres://user@host:5432/db', example: 'sqlite:data/bridge.db' }),
+  DATABASE_POOL_MAX: int(10, 1, 200, { description: 'PostgreSQL connection pool size', example: '10' }),
+
+  MOMENTUM_API_BASE_URL: url('https://api.momentum.io', { description: 'Momentum API base (remap endpoint)', example: 'https://api.momentum.io' }),
+  MOMENTUM_RECEIVER_URL: url('https://receiver.momentum.io', {
+    description: 'Momentum receiver base (import endpoint)',
+    example: 'https://receiver.momentum.io',
+  }),
+  MOMENTUM_IMPORT_PATH: z
+    .string()
+    .regex(/^\//, 'expected a path starting with /')
+    .default('/user-provided-meeting')
+    .meta({ description: 'Path of the import endpoint on MOMENTUM_RECEIVER_URL', example: '/user-provided-meeting' }),
+  MOMENTUM_API_KEY: optionalText({
+    description: 'Momentum API key (X-API-Key). Unset outside production → sandbox mode with a built-in receiver',
+    example: 'mk_live_…',
+    secret: true,
+  }),
+  MOMENTUM_TIMEOUT_MS: int(30_000, 100, 600_000, { description: 'Total timeout of one Momentum request', example: '30000' }),
+  MOMENTUM_RATE_LIMIT: rateLimit.meta({
+    description: 'Pacing of Momentum calls per API key: <requests>/<window>, or off',
+    example: '100/15m',
+  }),
+  RETRY_SCHEDULE: z
+    .string()
+    .default('0s,10s,1m,5m,30m,2h,6h,12h')
+    .transform((text, ctx) => {
+      const steps = list(text).map(parseDuration);
+      if (steps.length === 0 || steps.some((step) => step === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'expected comma-separated durations such as 0s,10s,1m' });
+        return z.NEVER;
+      }
+      return steps as number[];
+    })
+    .meta({ description: 'Delay before each attempt (±20 % jitter); after the last the delivery is dead', example: '0s,10s,1m,5m,30m,2h,6h,12h' }),
+  WORKER_CONCURRENCY: int(4, 1, 256, { description: 'Jobs run at once by this process', example: '4' }),
+
+  ADMIN_API_KEYS: csv(
+    { description: 'Comma-separated admin API keys (several for rotation); empty disables /admin', example: 'k1-long-random,k2-long-random', secret: true },
+    z.string().min(16, 'each admin key needs at least 16 characters'),
+  ),
+  ADMIN_BULK_MAX: int(10_000, 1, 1_000_000, { description: 'Most deliveries one bulk replay may enqueue', example: '10000' }),
+
+  SALESFORCE_ORG_IDS: csv(
+    { description: 'Allowed Salesforce organization ids (15 or 18 characters, comma-separated)', example: '00D8d0000001XyZEAU' },
+    salesforceOrgId,
+  ),
+  SALESFORCE_MAX_BODY: int(2 * 1024 * 1024, 1024, 64 * 1024 * 1024, {
+    description: 'Largest Outbound Message body accepted, in bytes',
+    example: '2097152',
+  }),
+  MAPPING_FILE: optionalText({ description: 'JSON mapping rules; built-in defaults when unset', example: 'deploy/mapping.example.json' }),
+  REMAP_TRIGGER_SUMMARY: bool({ description: 'Default triggerSummary flag for remaps', example: 'false' }),
+  REMAP_TRIGGER_AI_SIGNALS: bool({ description: 'Default triggerAiSignals flag for remaps', example: 'false' }),
+  SALESFORCE_LOGIN_URL: url('https://login.salesforce.com', {
+    description: 'Salesforce OAuth 2.0 login URL (My Domain URL for the client credentials flow)',
+    example: 'https://login.salesforce.com',
+  }),
+  SALESFORCE_API_VERSION: z
+    .string()
+    .regex(/^\d+\.\d$/, 'expected a version such as 62.0')
+    .default('62.0')
+    .meta({ description: 'Salesforce REST API version for lookups', example: '62.0' }),
+  SALESFORCE_CLIENT_ID: optionalText({ description: 'Connected app consumer key (JWT bearer or client credentials flow)', example: '3MVG9…' }),
+  SALESFORCE_CLIENT_SECRET: optionalText({ description: 'Connected app consumer secret (client credentials flow)', example: 's3cr3t', secret: true }),
+  SALESFORCE_USERNAME: optionalText({ description: 'Integration user for the JWT bearer flow', example: 'bridge@example.com' }),
+  SALESFORCE_PRIVATE_KEY: optionalText({ description: 'PEM private key for the JWT bearer flow', example: '-----BEGIN PRIVATE KEY-----…', secret: true }),
+  SALESFORCE_PRIVATE_KEY_FILE: optionalText({ description: 'Path of the PEM private key for the JWT bearer flow', example: '/run/secrets/sf-key.pem' }),
+  SALESFORCE_LOOKUP_CACHE_TTL: duration('10m', { description: 'How long CRM lookups (owner email, attendee matches) are cached', example: '10m' }),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n${problems.join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export function settingMeta(name: string): Meta | undefined {
+  const shape = configSchema.shape as Record<string, z.ZodType>;
+  return shape[name]?.meta() as Meta | undefined;
+}
+
+export function settingNames(): string[] {
+  return Object.keys(configSchema.shape);
+}
+
+/** Parses an environment; throws ConfigError with one line per problem. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '(environment)');
+      const example = settingMeta(name)?.example;
+      const got = env[name] === undefined ? 'it is not set' : `got ${JSON.stringify(env[name])}`;
+      return `${name}: ${issue.message}; ${got}${example ? ` (example: ${name}=${example})` : ''}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const config = result.data;
+  if (config.NODE_ENV === 'production' && config.MOMENTUM_API_KEY === undefined) {
+    throw new ConfigError([
+      `MOMENTUM_API_KEY: required when NODE_ENV=production; it is not set (example: MOMENTUM_API_KEY=${settingMeta('MOMENTUM_API_KEY')?.example})`,
+    ]);
+  }
+  return config;
+}
+
+/** Reads `.env` when present (Node's own loader, no dotenv), then parses process.env. */
+export function loadConfig(envFile = '.env'): Config {
+  try {
+    process.loadEnvFile(envFile);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  return parseConfig(process.env);
+}
+
+/** Values that must never reach a log line. */
+export function secretValues(config: Config): string[] {
+  return [config.MOMENTUM_API_KEY, config.SALESFORCE_CLIENT_SECRET, config.SALESFORCE_PRIVATE_KEY, ...config.ADMIN_API_KEYS].filter(
+    (value): value is string => typeof value === 'string' && value.length >= 4,
+  );
+}

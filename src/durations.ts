@@ -1,0 +1,17 @@
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `250ms`, `10s`, `1m`, `2h`, `1d` (or a bare number of milliseconds) into milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) return undefined;
+  const value = Number(match[1]) * UNIT_MS[match[2] ?? 'ms']!;
+  return Number.isFinite(value) ? Math.round(value) : undefined;
+}
+
+export function formatDuration(ms: number): string {
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    const size = UNIT_MS[unit]!;
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}

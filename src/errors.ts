@@ -1,0 +1,34 @@
+/**
+ * The one error type of the bridge. `status` is the HTTP status a route answers with;
+ * `code` is a stable machine-readable name; `details` is safe to show to the caller.
+ */
+export class AppError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly details: unknown;
+
+  constructor(code: string, message: string, options: { status?: number; details?: unknown; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = options.status ?? 500;
+    this.details = options.details;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** What a client may see of any error: an AppError's own words, anything else a generic 500. */
+export function publicError(error: unknown): { status: number; code: string; message: string; details?: unknown } {
+  if (isAppError(error)) {
+    return { status: error.status, code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) };
+  }
+  // body-parser and other http-errors style errors carry a status and an `expose` flag.
+  const httpError = error as { status?: unknown; expose?: unknown; message?: unknown; type?: unknown };
+  if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500 && httpError.expose === true) {
+    return { status: httpError.status, code: typeof httpError.type === 'string' ? httpError.type : 'bad_request', message: String(httpError.message) };
+  }
+  return { status: 500, code: 'internal_error', message: 'internal error' };
+}

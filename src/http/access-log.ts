@@ -1,0 +1,22 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '../logger.ts';
+
+/** One line per request with method, matched route, status and duration. */
+export function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || undefined;
+      logger.info('request', {
+        requestId: res.locals.requestId,
+        method: req.method,
+        path: req.path,
+        route: route ?? '(unmatched)',
+        status: res.statusCode,
+        ms: Math.round(ms * 100) / 100,
+      });
+    });
+    next();
+  };
+}

@@ -1,0 +1,18 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, publicError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+
+export function jsonNotFound(): RequestHandler {
+  return (req, _res, next) => next(new AppError('not_found', `no route for ${req.method} ${req.path}`, { status: 404 }));
+}
+
+/** The one JSON error handler: logs the error, answers `{error:{code,message,details?}}`, never a stack. */
+export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    const reply = publicError(error);
+    if (reply.status >= 500) logger.error('request failed', { error, code: reply.code });
+    else logger.warn('request refused', { code: reply.code, status: reply.status, reason: reply.message });
+    res.status(reply.status).json({ error: { code: reply.code, message: reply.message, ...(reply.details === undefined ? {} : { details: reply.details }) } });
+  };
+}

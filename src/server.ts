@@ -1,0 +1,47 @@
+import { ConfigError, loadConfig, secretValues } from './config.ts';
+import { startBridge } from './bridge.ts';
+import { createLogger } from './logger.ts';
+
+/* Process entry: config → resources → listen; signals → graceful stop. */
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`crm-sync-bridge: cannot start, invalid configuration:\n${error.problems.map((line) => `  ${line}\n`).join('')}`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const logger = createLogger({ level: config.LOG_LEVEL, secrets: secretValues(config) });
+
+process.on('unhandledRejection', (reason) => {
+  // State may be inconsistent: log and let the supervisor restart a clean process.
+  logger.error('unhandled promise rejection, exiting', { error: reason });
+  process.exitCode = 70;
+  setImmediate(() => process.exit(70));
+});
+
+const bridge = await startBridge(config, logger).catch((error: unknown) => {
+  logger.error('startup failed', { error });
+  process.exit(1);
+});
+logger.info('bridge listening', { url: bridge.url, pid: process.pid });
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    logger.info('shutting down', { signal, deadlineMs: config.SHUTDOWN_TIMEOUT_MS });
+    bridge.stop().then(
+      () => {
+        logger.info('stopped cleanly');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error('shutdown failed', { error });
+        process.exit(1);
+      },
+    );
+  });
+}
