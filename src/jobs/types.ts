@@ -1,0 +1,37 @@
+import type { Logger } from '../logger.ts';
+import type { AttemptRecord, EventState, Job, NewJob } from '../store/types.ts';
+
+/**
+ * What a job handler reports. The worker turns it into a store outcome: it owns the retry
+ * schedule, jitter and Retry-After clamping, so handlers only classify what happened.
+ */
+export type HandlerResult = (
+  | { kind: 'succeeded'; result?: unknown }
+  /** Try again later. `retryAfterMs` is the upstream's Retry-After; `minDelayMs` a floor (60 s after a timeout or 429). */
+  | { kind: 'retryable'; error: string; retryAfterMs?: number; minDelayMs?: number }
+  /** Final without success: `dead` (rejected, invalid, not retryable) or `skipped` (nothing to do, with why). */
+  | { kind: 'final'; state: 'dead' | 'skipped'; reason: string; result?: unknown }
+  /** Not attempted: run again at `runAt` without counting an attempt (pacing). */
+  | { kind: 'deferred'; runAt: number }
+) & {
+  attempt?: AttemptRecord;
+  enqueue?: NewJob[];
+  eventUpdate?: { eventId: number; state: EventState; reason?: string };
+};
+
+export interface JobContext {
+  logger: Logger;
+  /** Aborted when the worker stops past its deadline or the job's lease is lost. */
+  signal: AbortSignal;
+  now: () => number;
+}
+
+export type JobHandler = (job: Job, context: JobContext) => Promise<HandlerResult>;
+
+/** Grants permission to call an upstream: 0 = go now, otherwise how many ms to wait. */
+export interface RateLimiter {
+  take(key: string): Promise<number>;
+  /** After a 429: no calls on `key` until `untilMs`. */
+  block(key: string, untilMs: number): Promise<void>;
+  state(key: string): Promise<{ tokens: number; capacity: number; blockedUntil: number | null } | undefined>;
+}

@@ -1,0 +1,137 @@
+/**
+ * The store's contract: the only way the rest of the bridge reads or writes durable state.
+ * Two engines implement it (sqlite-store.ts, postgres-store.ts); one conformance suite tests both.
+ * Times are epoch milliseconds; payloads are JSON-serialisable values.
+ */
+
+export type JobState = 'pending' | 'running' | 'succeeded' | 'dead' | 'superseded' | 'skipped' | 'cancelled';
+export type EventState = 'received' | 'mapped' | 'skipped' | 'failed';
+
+export interface NewJob {
+  kind: string;
+  payload: unknown;
+  /** Jobs sharing a key are coalesced while pending and never run at the same time. */
+  coalesceKey?: string;
+  runAt?: number;
+  eventId?: number;
+  /** The job this one replays (admin replay). */
+  replayOf?: number;
+}
+
+export interface Job {
+  id: number;
+  kind: string;
+  payload: unknown;
+  coalesceKey: string | null;
+  state: JobState;
+  /** Attempts made so far (deferrals for pacing do not count). */
+  attempts: number;
+  runAt: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+  eventId: number | null;
+  supersededBy: number | null;
+  replayOf: number | null;
+  /** Why the job ended as it did, or the last retryable error. */
+  lastError: string | null;
+  result: unknown;
+}
+
+export interface AttemptRecord {
+  startedAt: number;
+  durationMs: number;
+  /** HTTP status when a response arrived. */
+  status?: number;
+  /** `network`, `timeout`, `http_5xx`, `rejected`, `invalid_request`… when it failed. */
+  errorClass?: string;
+  /** At most 4 KB of the response (the error field of an error body). */
+  responseExcerpt?: string;
+  upstreamRequestId?: string;
+}
+
+export interface Attempt extends AttemptRecord {
+  id: number;
+  jobId: number;
+}
+
+export interface NewInboundMessage {
+  source: string;
+  /** Who sent it: Salesforce org id, Google channel id, webhook id… */
+  senderId?: string;
+  /** The payload exactly as received (XML text, JSON text, or the headers of an empty push). */
+  rawPayload: string;
+  receivedAt?: number;
+  events: Array<{ dedupeKey: string; parsedPayload: unknown }>;
+}
+
+export interface InboundEvent {
+  id: number;
+  messageId: number;
+  source: string;
+  senderId: string | null;
+  dedupeKey: string;
+  parsedPayload: unknown;
+  receivedAt: number;
+  state: EventState;
+  stateReason: string | null;
+}
+
+export type JobOutcome =
+  | { state: 'succeeded'; result?: unknown }
+  | { state: 'retry'; runAt: number; error: string }
+  | { state: 'dead' | 'skipped' | 'cancelled'; reason: string; result?: unknown }
+  /** Pacing: back to pending at `runAt`; the attempt count is not raised. */
+  | { state: 'deferred'; runAt: number };
+
+export interface FinishJob {
+  jobId: number;
+  leaseOwner: string;
+  outcome: JobOutcome;
+  attempt?: AttemptRecord;
+  /** Follow-up jobs, enqueued (with coalescing) in the same transaction. */
+  enqueue?: NewJob[];
+  eventUpdate?: { eventId: number; state: EventState; reason?: string };
+}
+
+export interface ClaimOptions {
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  now?: number;
+}
+
+export interface IngestResult {
+  created: InboundEvent[];
+  /** Dedupe keys that were already stored: acknowledged again, not processed again. */
+  duplicates: string[];
+}
+
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  /** Stores a message and its new events, and the jobs `jobsFor` makes for each new event, in one transaction. */
+  ingest(message: NewInboundMessage, jobsFor: (event: InboundEvent) => NewJob[]): Promise<IngestResult>;
+  enqueue(jobs: NewJob[]): Promise<Job[]>;
+  claim(options: ClaimOptions): Promise<Job[]>;
+  extendLeases(jobIds: number[], owner: string, leaseMs: number): Promise<void>;
+  /** Applies the outcome if `leaseOwner` still holds the job; false when the lease was lost. */
+  finish(finish: FinishJob): Promise<boolean>;
+  /** Puts this owner's running jobs back to pending (graceful shutdown). */
+  releaseLeases(owner: string): Promise<number>;
+  /** Earliest run time among pending jobs (or expired leases), for the worker's timer. */
+  nextDueAt(): Promise<number | undefined>;
+
+  getJob(id: number): Promise<Job | undefined>;
+  getAttempts(jobId: number): Promise<Attempt[]>;
+  getEvent(id: number): Promise<InboundEvent | undefined>;
+  /** The newest succeeded job of this kind and key, for the "unchanged → not re-sent" rule. */
+  lastSucceeded(kind: string, coalesceKey: string): Promise<Job | undefined>;
+
+  /** Calls `listener` whenever jobs may have become claimable (this process, or others via the database). */
+  onJobsAvailable(listener: () => void): () => void;
+}
