@@ -132,6 +132,16 @@ export interface Store {
   /** The newest succeeded job of this kind and key, for the "unchanged → not re-sent" rule. */
   lastSucceeded(kind: string, coalesceKey: string): Promise<Job | undefined>;
 
+  /**
+   * Token bucket kept in the database, so every instance on this store shares one budget and a
+   * restart does not refill it. Refills `capacity` tokens evenly over `windowMs`.
+   * Resolves 0 when a token was taken, else the ms until one will be free (nothing taken).
+   */
+  takeToken(key: string, capacity: number, windowMs: number, now?: number): Promise<number>;
+  /** Empties the bucket and refuses tokens until `untilMs` (after a 429). */
+  blockBucket(key: string, untilMs: number): Promise<void>;
+  bucketState(key: string, capacity: number, windowMs: number, now?: number): Promise<{ tokens: number; blockedUntil: number | null }>;
+
   /** Calls `listener` whenever jobs may have become claimable (this process, or others via the database). */
   onJobsAvailable(listener: () => void): () => void;
 }
