@@ -172,6 +172,46 @@ export const configSchema = z.object({
   SALESFORCE_PRIVATE_KEY: optionalText({ description: 'PEM private key for the JWT bearer flow', example: '-----BEGIN PRIVATE KEY-----…', secret: true }),
   SALESFORCE_PRIVATE_KEY_FILE: optionalText({ description: 'Path of the PEM private key for the JWT bearer flow', example: '/run/secrets/sf-key.pem' }),
   SALESFORCE_LOOKUP_CACHE_TTL: duration('10m', { description: 'How long CRM lookups (owner email, attendee matches) are cached', example: '10m' }),
+
+  // Google Calendar push channels and incremental sync (protocols.md §3).
+  GOOGLE_SERVICE_ACCOUNT_KEY_FILE: optionalText({
+    description: 'Path of the Google service account JSON key (domain-wide delegation) used to read the watched calendars',
+    example: '/run/secrets/google-sa.json',
+  }),
+  GOOGLE_SERVICE_ACCOUNT_KEY: optionalText({
+    description: 'The Google service account JSON key itself, instead of GOOGLE_SERVICE_ACCOUNT_KEY_FILE',
+    example: '{"type":"service_account","client_email":"bridge@project.iam.gserviceaccount.com","private_key":"-----BEGIN PRIVATE KEY-----…"}',
+    secret: true,
+  }),
+  GOOGLE_CALENDAR_API_URL: url('https://www.googleapis.com/calendar/v3', {
+    description: 'Google Calendar API base URL',
+    example: 'https://www.googleapis.com/calendar/v3',
+  }),
+  GOOGLE_CALENDAR_IDS: csv(
+    { description: 'Calendars to watch at start (owner emails, comma-separated); more can be added at run time', example: 'ana.rep@example.com,bo.rep@example.com' },
+    z.email('each calendar id must be its owner\'s email address').transform((value) => value.toLowerCase()),
+  ),
+  PUBLIC_BASE_URL: url(undefined, {
+    description: 'Public HTTPS base URL of this bridge; Google push notifications are sent to it (required when calendars are watched)',
+    example: 'https://bridge.example.com',
+  }),
+  GOOGLE_CHANNEL_TTL: duration('7d', { description: 'Requested lifetime of a Google push channel; renewed at 80 % of its life', example: '7d' }),
+  GOOGLE_FULL_SYNC_DAYS: int(30, 0, 3650, { description: 'Full sync window: days back from now (first sync, or after 410 Gone)', example: '30' }),
+  GOOGLE_FULL_SYNC_DAYS_AHEAD: int(90, 0, 3650, { description: 'Full sync window: days ahead of now', example: '90' }),
+  GOOGLE_BACKSTOP_SYNC: duration('15m', { description: 'Periodic incremental sync of every channel, to catch dropped notifications', example: '15m' }),
+  CALENDAR_WEBHOOK_SECRETS: csv(
+    {
+      description: 'Standard Webhooks secrets (whsec_ + base64) accepted on POST /calendar/events, comma-separated for rotation; empty disables the route',
+      example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      secret: true,
+    },
+    z.string().regex(/^whsec_[A-Za-z0-9+/]{16,}={0,2}$/, 'each secret must be whsec_ followed by base64 (at least 12 bytes)'),
+  ),
+  CALENDAR_MAX_BODY: int(256 * 1024, 1024, 16 * 1024 * 1024, { description: 'Largest signed calendar event body accepted, in bytes', example: '262144' }),
+  INTERNAL_EMAIL_DOMAINS: csv(
+    { description: 'Email domains of the company itself: their attendees never drive CRM matching (comma-separated)', example: 'example.com,example.co.uk' },
+    z.string().regex(/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'expected a domain such as example.com').transform((value) => value.toLowerCase()),
+  ),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -227,7 +267,26 @@ export function loadConfig(envFile = '.env'): Config {
 
 /** Values that must never reach a log line. */
 export function secretValues(config: Config): string[] {
-  return [config.MOMENTUM_API_KEY, config.SALESFORCE_CLIENT_SECRET, config.SALESFORCE_PRIVATE_KEY, ...config.ADMIN_API_KEYS].filter(
+  return [
+    config.MOMENTUM_API_KEY,
+    config.SALESFORCE_CLIENT_SECRET,
+    config.SALESFORCE_PRIVATE_KEY,
+    ...config.ADMIN_API_KEYS,
+    config.GOOGLE_SERVICE_ACCOUNT_KEY,
+    // The key's private half can be logged on its own (an error quoting it), not only the whole JSON.
+    googlePrivateKey(config.GOOGLE_SERVICE_ACCOUNT_KEY),
+    ...config.CALENDAR_WEBHOOK_SECRETS,
+  ].filter(
     (value): value is string => typeof value === 'string' && value.length >= 4,
   );
+}
+
+function googlePrivateKey(json: string | undefined): string | undefined {
+  if (json === undefined) return undefined;
+  try {
+    const key = (JSON.parse(json) as { private_key?: unknown }).private_key;
+    return typeof key === 'string' ? key : undefined;
+  } catch {
+    return undefined;
+  }
 }

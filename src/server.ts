@@ -28,8 +28,7 @@ const bridge = await startBridge(config, logger).catch((error: unknown) => {
   logger.error('startup failed', { error });
   process.exit(1);
 });
-logger.info('bridge listening', { url: bridge.url, pid: process.pid });
-
+// Handlers go in before the 'bridge listening' line: supervisors and tests signal as soon as they see it.
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     logger.info('shutting down', { signal, deadlineMs: config.SHUTDOWN_TIMEOUT_MS });
@@ -45,3 +44,5 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     );
   });
 }
+
+logger.info('bridge listening', { url: bridge.url, pid: process.pid });

@@ -1,0 +1,97 @@
+import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+import type { Config } from '../src/config.ts';
+import { AppError, publicError } from '../src/errors.ts';
+import { outboundMessageReceiver } from '../src/ingest/outbound-message-receiver.ts';
+import { ACK_ENVELOPE, SOAP_CONTENT_TYPE, soapFault } from '../src/ingest/soap-replies.ts';
+import type { Logger } from '../src/logger.ts';
+import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
+
+export const OUTBOUND_MESSAGE_PATH = '/salesforce/outbound-message';
+
+export interface SalesforceRouterDeps {
+  config: Pick<Config, 'SALESFORCE_ORG_IDS' | 'SALESFORCE_MAX_BODY'>;
+  store: Store;
+  logger: Logger;
+  /** Jobs made for each new notification; one `map-event` job by default. */
+  enqueueFor?: (event: InboundEvent) => NewJob[];
+}
+
+// Salesforce posts SOAP 1.1 as text/xml; application/soap+xml is accepted for SOAP 1.2-minded senders.
+const XML_TYPES = new Set(['text/xml', 'application/soap+xml']);
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Content type and charset first, so a JSON or form post is refused before its body is read. */
+const requireXml: RequestHandler = (req, _res, next) => {
+  const header = req.get('content-type') ?? '';
+  const type = header.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!XML_TYPES.has(type)) {
+    return next(new AppError('unsupported_media_type', `Content-Type ${JSON.stringify(header || '(none)')} is not accepted; send text/xml`, { status: 415 }));
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(header)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return next(new AppError('unsupported_charset', `charset ${JSON.stringify(charset)} is not accepted; send UTF-8`, { status: 415 }));
+  }
+  next();
+};
+
+/** Answers every error of this router as a SOAP fault: Salesforce understands nothing else. */
+function soapFaults(logger: Logger, maxBody: number): ErrorRequestHandler {
+  return (error, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    const tooLarge = (error as { type?: unknown }).type === 'entity.too.large';
+    const reply = tooLarge
+      ? { status: 413, code: 'body_too_large', message: `body is larger than SALESFORCE_MAX_BODY (${maxBody} bytes)` }
+      : publicError(error);
+    if (reply.status >= 500) logger.error('salesforce message failed', { error, cause: (error as Error).cause, code: reply.code });
+    else logger.warn('salesforce message refused', { status: reply.status, code: reply.code, reason: reply.message });
+    res
+      .status(reply.status)
+      .type(SOAP_CONTENT_TYPE)
+      .send(soapFault(reply.status >= 500 ? 'Server' : 'Client', reply.message));
+  };
+}
+
+/** `POST /salesforce/outbound-message`: verify, store durably, then ack (protocols.md §2). No lookups, no upstream calls. */
+export function salesforceRouter(deps: SalesforceRouterDeps): Router {
+  const { config, store, logger } = deps;
+  const orgIds = config.SALESFORCE_ORG_IDS;
+  const receive = outboundMessageReceiver({ store, orgIds, ...(deps.enqueueFor ? { jobsFor: deps.enqueueFor } : {}) });
+  const router = Router();
+
+  const requireConfigured: RequestHandler = (_req, _res, next) =>
+    next(
+      orgIds.length === 0
+        ? new AppError('salesforce_not_configured', 'bridge is not configured for Salesforce: set SALESFORCE_ORG_IDS', { status: 503 })
+        : undefined,
+    );
+
+  const readBody = express.raw({ type: () => true, limit: config.SALESFORCE_MAX_BODY });
+
+  router.post(OUTBOUND_MESSAGE_PATH, requireConfigured, requireXml, readBody, async (req, res) => {
+    const body: unknown = req.body;
+    if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError('empty_body', 'body is empty; expected a SOAP Outbound Message', { status: 400 });
+    let xml: string;
+    try {
+      xml = utf8.decode(body);
+    } catch {
+      throw new AppError('invalid_encoding', 'body is not valid UTF-8', { status: 400 });
+    }
+    const { message, result } = await receive(xml);
+    logger.info('salesforce message stored', {
+      organizationId: message.organizationId,
+      actionId: message.actionId,
+      notifications: message.notifications.length,
+      new: result.created.length,
+      duplicates: result.duplicates.length,
+    });
+    // Only now, with every notification durable, may Salesforce consider the message delivered.
+    res.status(200).type(SOAP_CONTENT_TYPE).send(ACK_ENVELOPE);
+  });
+
+  router.all(OUTBOUND_MESSAGE_PATH, (req, res, next) => {
+    res.set('Allow', 'POST');
+    next(new AppError('method_not_allowed', `${req.method} is not allowed; Outbound Messages are POSTed`, { status: 405 }));
+  });
+  router.use(OUTBOUND_MESSAGE_PATH, soapFaults(logger, config.SALESFORCE_MAX_BODY));
+  return router;
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * One meeting as the bridge stores it (the inbound event's parsedPayload), whichever calendar it
+ * came from: Google push + sync (`origin: google`) or the signed generic route (`origin: calendar`).
+ * The mapper reads only this, so "reprocess with today's rules" works on what was stored.
+ */
+
+const stringMap = z.record(z.string(), z.string());
+
+export const calendarAttendeeSchema = z.object({
+  email: z.string(),
+  name: z.string().optional(),
+  organizer: z.boolean().optional(),
+  /** A room or equipment calendar (Google `resource: true`): never a person, never matched. */
+  resource: z.boolean().optional(),
+});
+
+export const explicitIdsSchema = z.object({
+  opportunityId: z.string().optional(),
+  accountId: z.string().optional(),
+  leadId: z.string().optional(),
+});
+
+export const calendarEventSchema = z.object({
+  version: z.literal(1),
+  origin: z.enum(['google', 'calendar']),
+  /** Momentum's source.type: GOOGLE_CALENDAR for Google, the declared type on the generic route. */
+  sourceType: z.string(),
+  eventId: z.string(),
+  /** The watched calendar (Google) — its owner is an internal user. */
+  calendarId: z.string().optional(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  location: z.string().optional(),
+  start: z.string(),
+  end: z.string().optional(),
+  organizerEmail: z.string().optional(),
+  attendees: z.array(calendarAttendeeSchema),
+  /** Google extendedProperties, read with the mapping rules' explicitIdKeys at mapping time. */
+  extendedProperties: z.object({ private: stringMap.optional(), shared: stringMap.optional() }).optional(),
+  /** Ids the generic body named explicitly (already 18 characters). */
+  explicitIds: explicitIdsSchema.optional(),
+  updated: z.string().optional(),
+});
+
+export type CalendarAttendee = z.infer<typeof calendarAttendeeSchema>;
+export type CalendarEvent = z.infer<typeof calendarEventSchema>;
+export type ExplicitIds = z.infer<typeof explicitIdsSchema>;
+
+export const GOOGLE_SOURCE_TYPE = 'GOOGLE_CALENDAR';

@@ -1,0 +1,71 @@
+import { UnmappableEventError, type EventMapper } from '../mapping/event-mapper.ts';
+import { skipped, type MappingOutcome } from '../mapping/mapping-outcome.ts';
+import type { CalendarRules } from '../mapping/rules-schema.ts';
+import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
+import { describeIssues, remapRequestSchema, type RemapRequest } from '../momentum/schemas.ts';
+import type { AttendeeDirectory } from '../salesforce/attendee-directory.ts';
+import { classifyAttendee, normaliseEmail } from './attendees.ts';
+import { calendarEventSchema, type CalendarEvent } from './calendar-event.ts';
+import { matchCalendarEvent } from './match.ts';
+
+export interface CalendarMapperDeps {
+  rules: CalendarRules;
+  internalDomains: readonly string[];
+  directory?: AttendeeDirectory;
+}
+
+/**
+ * The host: the organizer, unless the organizer is a shared or room calendar (Google names those
+ * `…@group.calendar.google.com`), in which case the watched calendar's owner hosts.
+ */
+function hostEmail(event: CalendarEvent): string | undefined {
+  for (const candidate of [event.organizerEmail, event.calendarId]) {
+    const email = candidate ? normaliseEmail(candidate) : undefined;
+    if (email !== undefined && classifyAttendee({ email }, []) !== 'resource') return email;
+  }
+  return undefined;
+}
+
+/**
+ * One stored calendar event → a remap of `{source: {type, id}}` with the matched records, or
+ * `skipped: no CRM match` with what was tried. Throws SalesforceLookupError (retry) from lookups.
+ */
+export async function mapCalendarEvent(event: CalendarEvent, deps: CalendarMapperDeps): Promise<MappingOutcome> {
+  if (!deps.rules.enabled) return skipped('calendar mapping is disabled in the mapping rules');
+  const match = await matchCalendarEvent(event, {
+    explicitIdKeys: deps.rules.explicitIdKeys,
+    internalDomains: deps.internalDomains,
+    ...(deps.directory ? { directory: deps.directory } : {}),
+  });
+  if (match.kind === 'none') return skipped(`no CRM match; tried ${match.tried.join('; ')}`);
+
+  const host = hostEmail(event);
+  const request: RemapRequest = {
+    source: { type: event.sourceType, id: event.eventId },
+    salesforceRecords: match.records,
+    meetingDetails: {
+      ...(event.title && /\S/.test(event.title) ? { title: event.title } : {}),
+      startTime: event.start,
+      ...(host ? { hostEmail: host } : {}),
+    },
+  };
+  const checked = remapRequestSchema.safeParse(request);
+  if (!checked.success) throw new UnmappableEventError(`calendar event ${event.eventId} makes an invalid remap: ${describeIssues(checked.error)}`);
+  return {
+    kind: 'remap',
+    request: checked.data,
+    flags: { triggerSummary: deps.rules.triggerSummary, triggerAiSignals: deps.rules.triggerAiSignals },
+    coalesceKey: remapCoalesceKey(checked.data),
+  };
+}
+
+/** The map-event handler's mapper for inbound events of source `google` and `calendar`. */
+export function createCalendarEventMapper(deps: CalendarMapperDeps): EventMapper {
+  return async (inbound, context) => {
+    const parsed = calendarEventSchema.safeParse(inbound.parsedPayload);
+    if (!parsed.success) throw new UnmappableEventError(`stored calendar event ${inbound.id} is unreadable: ${describeIssues(parsed.error)}`);
+    const outcome = await mapCalendarEvent(parsed.data, deps);
+    context.logger.debug('calendar event mapped', { eventId: inbound.id, outcome: outcome.kind, ...(outcome.kind === 'skipped' ? { reason: outcome.reason } : {}) });
+    return outcome;
+  };
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { classifySalesforceId, normalizeSalesforceId, type RecordKind } from '../mapping/salesforce-ids.ts';
+
+/**
+ * The body of `POST /calendar/events`, version 1: one meeting from a calendar or tool without a
+ * native integration (Outlook through a flow, Calendly, a script), signed with Standard Webhooks.
+ * Unknown fields are ignored so senders can add their own; a later version bumps `version`.
+ */
+
+const dateTime = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time with Z or an offset' });
+const email = z.email({ error: 'expected an email address' });
+const person = z.object({
+  email: email.meta({ description: 'Email address', example: 'hank.buyer@globex.test' }),
+  name: z.string().max(256).optional().meta({ description: 'Display name', example: 'Hank Buyer' }),
+});
+
+function salesforceId(kind: RecordKind) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      const id = normalizeSalesforceId(text);
+      if (id === undefined || classifySalesforceId(id) !== kind) {
+        ctx.addIssue({ code: 'custom', message: `expected a 15- or 18-character Salesforce ${kind} id` });
+        return z.NEVER;
+      }
+      return id;
+    })
+    .optional();
+}
+
+export const genericCalendarEventSchema = z
+  .object({
+    version: z.literal(1, { error: 'expected version 1' }).meta({ description: 'Schema version of this body', example: '1' }),
+    id: z
+      .string()
+      .regex(/^\S{1,256}$/, 'expected 1 to 256 characters without spaces')
+      .meta({ description: "The meeting's id in the sending system (Momentum source.id)", example: 'AAMkAGI2TG93AAA=' }),
+    sourceType: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'expected an upper-case source type such as MS_TEAMS or USER_PROVIDED')
+      // Never hard-reject an unknown type at the edge (protocols.md §1): any upper-case name is kept.
+      .meta({ description: 'Momentum source.type of the meeting', example: 'MS_TEAMS' }),
+    title: z.string().max(1024).optional().meta({ description: 'Meeting title', example: 'Globex pricing review' }),
+    start: dateTime.meta({ description: 'Start, RFC 3339 with offset', example: '2026-03-02T16:00:00Z' }),
+    end: dateTime.meta({ description: 'End, RFC 3339 with offset', example: '2026-03-02T16:30:00Z' }),
+    organizer: person.meta({ description: 'The host; becomes meetingDetails.hostEmail' }),
+    attendees: z.array(person).max(1000).default([]).meta({ description: 'Everyone invited, organizer included or not' }),
+    description: z.string().max(64 * 1024).optional().meta({ description: 'Body text; Salesforce links and ids in it are matched' }),
+    location: z.string().max(4096).optional(),
+    salesforce: z
+      .object({ opportunityId: salesforceId('opportunity'), accountId: salesforceId('account'), leadId: salesforceId('lead') })
+      .optional()
+      .meta({ description: 'Explicit Salesforce ids; they win over every other matching rule' }),
+  })
+  .refine((event) => Date.parse(event.end) >= Date.parse(event.start), { path: ['end'], message: 'end must not be before start' });
+
+export type GenericCalendarEvent = z.infer<typeof genericCalendarEventSchema>;

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { Job, NewJob, Store } from '../store/types.ts';
+import type { ChannelStore } from './channel-store.ts';
+
+export const CALENDAR_SYNC_JOB = 'calendar-sync';
+
+export const calendarSyncPayloadSchema = z.object({
+  calendarId: z.string().min(1),
+  channelId: z.string().optional(),
+  /** What asked for it: a push notification, the periodic backstop, an operator. */
+  trigger: z.enum(['push', 'backstop', 'admin']),
+});
+
+export type CalendarSyncPayload = z.infer<typeof calendarSyncPayloadSchema>;
+
+/**
+ * One incremental sync of a calendar. Coalesced per channel: a burst of notifications while a
+ * sync is pending becomes that one sync (protocols.md §3: the push says "something changed", not what).
+ */
+export function calendarSyncJob(payload: CalendarSyncPayload): NewJob {
+  const key = payload.channelId === undefined ? `calendar:${payload.calendarId}` : payload.channelId;
+  return { kind: CALENDAR_SYNC_JOB, payload, coalesceKey: `${CALENDAR_SYNC_JOB}:${key}` };
+}
+
+/**
+ * The backstop (protocols.md §3: notifications can be dropped): one sync per watched calendar, on
+ * its live channel's key, or on the calendar's own key when it has no channel (watch failing).
+ */
+export async function enqueueBackstopSyncs(channels: ChannelStore, jobs: Pick<Store, 'enqueue'>): Promise<Job[]> {
+  const live = await channels.activeChannels();
+  const calendars = (await channels.listCalendars()).filter((calendar) => calendar.watching);
+  const wanted = calendars.map((calendar) =>
+    calendarSyncJob({ calendarId: calendar.calendarId, channelId: live.find((channel) => channel.calendarId === calendar.calendarId)?.id, trigger: 'backstop' }),
+  );
+  return wanted.length === 0 ? [] : jobs.enqueue(wanted);
+}

@@ -1,0 +1,58 @@
+import type { Logger } from '../logger.ts';
+import type { Job, Store } from '../store/types.ts';
+import { messageOf } from './run-job.ts';
+
+export interface ActiveJob {
+  job: Job;
+  controller: AbortController;
+  /** Set by stop() past its deadline: the run must not store an outcome (its lease is released). */
+  abandoned: boolean;
+  /** Until when this worker knows it holds the lease. */
+  leaseUntil: number;
+  done: Promise<void>;
+}
+
+export interface LeaseKeeperOptions {
+  store: Pick<Store, 'extendLeases'>;
+  logger: Logger;
+  owner: string;
+  leaseMs: number;
+  now: () => number;
+  active: ReadonlyMap<number, ActiveJob>;
+}
+
+/**
+ * Extends the leases of running jobs every third of a lease, so a slow upstream call is not
+ * mistaken for a crashed process. A job whose lease could not be kept is aborted: another
+ * worker may already run it, and its outcome would be refused anyway.
+ */
+export function startLeaseKeeper(options: LeaseKeeperOptions): () => void {
+  const { store, logger, owner, leaseMs, now, active } = options;
+  let busy = false;
+  const tick = async () => {
+    if (busy || active.size === 0) return;
+    busy = true;
+    const entries = [...active.values()];
+    const at = now();
+    try {
+      await store.extendLeases(
+        entries.map((entry) => entry.job.id),
+        owner,
+        leaseMs,
+      );
+      for (const entry of entries) entry.leaseUntil = at + leaseMs;
+    } catch (error) {
+      logger.warn('extending job leases failed', { owner, jobs: entries.length, error: messageOf(error) });
+    } finally {
+      busy = false;
+    }
+    for (const entry of entries) {
+      if (entry.leaseUntil < now() && !entry.controller.signal.aborted) {
+        logger.warn('job lease lost; aborting the run', { owner, jobId: entry.job.id, kind: entry.job.kind });
+        entry.controller.abort(new Error('job lease lost'));
+      }
+    }
+  };
+  const interval = setInterval(() => void tick(), Math.max(10, Math.floor(leaseMs / 3)));
+  return () => clearInterval(interval);
+}

@@ -1,0 +1,111 @@
+import type { Logger } from '../logger.ts';
+import type { AttemptRecord, Job, JobOutcome, Store } from '../store/types.ts';
+import { toJobOutcome } from './job-outcome.ts';
+import type { JobRegistry } from './registry.ts';
+import type { HandlerResult, JobContext } from './types.ts';
+
+/** One line per finished run, for metrics (the worker's `onJobFinished`). */
+export interface JobFinishedEvent {
+  jobId: number;
+  kind: string;
+  /** `retry` and `deferred` mean the job is pending again. */
+  state: JobOutcome['state'];
+  /** Attempts after this run (a deferral does not count one). */
+  attempts: number;
+  ms: number;
+  /** False when the lease was lost before the outcome was stored (the job belongs to another run now). */
+  recorded: boolean;
+}
+
+export interface RunJobDeps {
+  store: Store;
+  registry: JobRegistry;
+  logger: Logger;
+  owner: string;
+  retrySchedule: readonly number[];
+  now: () => number;
+  random: () => number;
+  onJobFinished?: (event: JobFinishedEvent) => void;
+}
+
+/** Runs one claimed job and stores its outcome. Never throws: a failure here must not stop the worker. */
+export async function runJob(deps: RunJobDeps, job: Job, signal: AbortSignal, isAbandoned: () => boolean): Promise<void> {
+  const logger = deps.logger.child({ jobId: job.id, kind: job.kind });
+  const startedAt = deps.now();
+  // The store raises `attempts` with each attempt record (every run but a deferral), so this is attempt n+1.
+  const attempt = job.attempts + 1;
+  const result = await callHandler(deps, job, { logger, signal, now: deps.now }, startedAt);
+  // stop() gave up on this job and released its lease: another run owns the outcome now.
+  if (isAbandoned()) return;
+
+  const outcome = toJobOutcome(result, { attempt, retrySchedule: deps.retrySchedule, now: deps.now(), random: deps.random });
+  let recorded: boolean;
+  try {
+    recorded = await deps.store.finish({
+      jobId: job.id,
+      leaseOwner: deps.owner,
+      outcome,
+      ...(outcome.state !== 'deferred' && { attempt: result.attempt ?? defaultAttempt(result, startedAt, deps.now()) }),
+      ...(result.enqueue && { enqueue: result.enqueue }),
+      ...(result.eventUpdate && { eventUpdate: result.eventUpdate }),
+    });
+  } catch (error) {
+    // Nothing is lost: the lease expires and the job runs again (at least once).
+    logger.error('job outcome not stored; the job runs again when its lease expires', { error: messageOf(error) });
+    return;
+  }
+
+  const event: JobFinishedEvent = {
+    jobId: job.id,
+    kind: job.kind,
+    state: outcome.state,
+    attempts: outcome.state === 'deferred' ? job.attempts : attempt,
+    ms: deps.now() - startedAt,
+    recorded,
+  };
+  logFinished(logger, event, outcome);
+  try {
+    deps.onJobFinished?.(event);
+  } catch (error) {
+    logger.error('onJobFinished listener failed', { error: messageOf(error) });
+  }
+}
+
+async function callHandler(deps: RunJobDeps, job: Job, context: JobContext, startedAt: number): Promise<HandlerResult> {
+  try {
+    return await deps.registry.handlerFor(job.kind)(job, context);
+  } catch (error) {
+    // A bug or an unexpected failure in a handler: retry on the schedule rather than lose the job.
+    const message = messageOf(error);
+    context.logger.warn('job handler threw', { error: message });
+    return {
+      kind: 'retryable',
+      error: message,
+      attempt: { startedAt, durationMs: deps.now() - startedAt, errorClass: 'exception', responseExcerpt: message.slice(0, 4096) },
+    };
+  }
+}
+
+/**
+ * The store counts an attempt when it records one, so every run that is not a deferral leaves a
+ * record, even when the handler made none (a throw, an unknown kind, a check that failed early).
+ */
+function defaultAttempt(result: HandlerResult, startedAt: number, now: number): AttemptRecord {
+  const errorClass = result.kind === 'retryable' ? 'error' : result.kind === 'final' && result.state === 'dead' ? 'dead' : undefined;
+  return { startedAt, durationMs: now - startedAt, ...(errorClass && { errorClass }) };
+}
+
+function logFinished(logger: Logger, event: JobFinishedEvent, outcome: JobOutcome): void {
+  // Ids, states and timings only: payloads never reach info level (style.md).
+  const { jobId: _jobId, kind: _kind, recorded, ...fields } = event;
+  if (!recorded) {
+    logger.warn('job lease lost before its outcome was stored', fields);
+    return;
+  }
+  const why = 'reason' in outcome ? { reason: outcome.reason } : 'error' in outcome ? { error: outcome.error } : {};
+  logger.log(outcome.state === 'dead' ? 'warn' : 'info', 'job finished', { ...fields, ...why });
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

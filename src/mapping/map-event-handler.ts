@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { HandlerResult, JobHandler } from '../jobs/types.ts';
+import type { Logger } from '../logger.ts';
+import { isSalesforceLookupError, type SalesforceDirectory } from '../salesforce/directory.ts';
+import type { Store } from '../store/types.ts';
+import { UnmappableEventError, type EventMapper } from './event-mapper.ts';
+import type { MappingRules } from './rules-schema.ts';
+import { createSalesforceEventMapper } from './salesforce-event-mapper.ts';
+
+export const MAP_EVENT_JOB = 'map-event';
+export const REMAP_JOB = 'remap';
+
+const mapEventPayloadSchema = z.object({ eventId: z.number().int().positive() });
+
+export interface MapEventHandlerDeps {
+  store: Pick<Store, 'getEvent'>;
+  rules: MappingRules;
+  directory?: SalesforceDirectory;
+  logger: Logger;
+  /** Mappers of further event sources (the calendar), by InboundEvent.source. */
+  mappers?: Readonly<Record<string, EventMapper>>;
+}
+
+const dead = (reason: string, eventId?: number): HandlerResult => ({
+  kind: 'final',
+  state: 'dead',
+  reason,
+  ...(eventId === undefined ? {} : { eventUpdate: { eventId, state: 'failed' as const, reason } }),
+});
+
+/**
+ * The `map-event` job (payload {eventId}): loads the stored inbound event, maps it with the mapper
+ * of its source, and either enqueues the remap (coalesced on the meeting) and marks the event
+ * `mapped`, or marks it `skipped` with the reason — in the same transaction as the job's outcome.
+ */
+export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
+  const mappers: Record<string, EventMapper> = {
+    salesforce: createSalesforceEventMapper({ rules: deps.rules, ...(deps.directory ? { directory: deps.directory } : {}) }),
+    ...deps.mappers,
+  };
+
+  return async (job, context) => {
+    const payload = mapEventPayloadSchema.safeParse(job.payload);
+    if (!payload.success) return dead(`invalid map-event payload: expected {eventId: positive integer}`);
+    const { eventId } = payload.data;
+    const event = await deps.store.getEvent(eventId);
+    if (event === undefined) return dead(`inbound event ${eventId} does not exist`);
+    const mapper = Object.hasOwn(mappers, event.source) ? mappers[event.source] : undefined;
+    if (mapper === undefined) return dead(`no mapper for inbound events from source "${event.source}"`, eventId);
+
+    const startedAt = context.now();
+    let outcome;
+    try {
+      outcome = await mapper(event, { logger: context.logger, signal: context.signal });
+    } catch (error) {
+      if (isSalesforceLookupError(error)) {
+        // Never dropped: the worker retries on its schedule (issue 4, "CRM lookups").
+        return {
+          kind: 'retryable',
+          error: error.message,
+          attempt: { startedAt, durationMs: context.now() - startedAt, errorClass: 'salesforce_lookup', responseExcerpt: error.message.slice(0, 4096) },
+        };
+      }
+      if (error instanceof UnmappableEventError) return dead(error.message, eventId);
+      throw error; // anything else is a bug: the worker retries it and logs it
+    }
+
+    if (outcome.kind === 'skipped') {
+      context.logger.debug('inbound event skipped', { eventId, reason: outcome.reason });
+      return { kind: 'final', state: 'skipped', reason: outcome.reason, eventUpdate: { eventId, state: 'skipped', reason: outcome.reason } };
+    }
+    context.logger.debug('inbound event mapped', { eventId, coalesceKey: outcome.coalesceKey });
+    return {
+      kind: 'succeeded',
+      result: { coalesceKey: outcome.coalesceKey },
+      enqueue: [{ kind: REMAP_JOB, payload: { request: outcome.request, flags: outcome.flags }, coalesceKey: outcome.coalesceKey, eventId }],
+      eventUpdate: { eventId, state: 'mapped' },
+    };
+  };
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/**
+ * The mapping rules file (MAPPING_FILE): how a Salesforce sObject becomes a Momentum remap, and
+ * the calendar section the calendar mapper reads. One schema; the loader, the README fragment and
+ * deploy/mapping.example.json follow it. Strict objects: a misspelt key is an error, not a no-op.
+ */
+
+// Salesforce API names: letters, digits and underscores, starting with a letter (`Meeting__c`).
+const apiName = (what: string) =>
+  z
+    .string({ error: 'expected string' })
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, `expected a Salesforce ${what} API name such as ${what === 'field' ? 'Subject or Meeting_Id__c' : 'Event or Meeting__c'}`);
+
+const fieldName = apiName('field');
+/** A field to read, or null to switch off a field a built-in default would read. */
+const optionalField = fieldName.nullable().optional();
+const flag = z.boolean({ error: 'expected true or false' }).optional();
+
+export const recordKindSchema = z.enum(['opportunity', 'account', 'lead'], { error: 'expected "opportunity", "account" or "lead"' });
+
+export const sObjectRuleSchema = z
+  .strictObject({
+    enabled: flag.meta({ description: 'Whether notifications of this type are mapped at all (default true)' }),
+    recordIdFields: z
+      .array(fieldName, { error: 'expected an array of field names' })
+      .optional()
+      .meta({ description: 'Fields holding Salesforce record ids, classified by key prefix (006 opportunity, 001 account, 00Q lead; others ignored)' }),
+    opportunityIdField: optionalField.meta({ description: 'Field holding the opportunity id (wins over recordIdFields)' }),
+    accountIdField: optionalField.meta({ description: 'Field holding the account id (wins over recordIdFields)' }),
+    leadIdField: optionalField.meta({ description: 'Field holding the lead id (wins over recordIdFields)' }),
+    useRecordIdAs: recordKindSchema
+      .nullable()
+      .optional()
+      .meta({ description: "Use the record's own Id as this kind of id (Opportunity: opportunity)" }),
+    momentumMeetingIdField: optionalField.meta({ description: 'Field holding a Momentum meeting id (an integer)' }),
+    sourceIdField: optionalField.meta({ description: "Field holding the meeting's id in an external system (source.id)" }),
+    sourceTypeField: optionalField.meta({ description: 'Field holding the external system name (source.type)' }),
+    sourceType: z
+      .string({ error: 'expected string' })
+      .regex(/^[A-Z][A-Z0-9_]*$/, 'expected an upper-case source type such as GOOGLE_CALENDAR or ZOOM')
+      .nullable()
+      .optional()
+      .meta({ description: 'Constant source.type when no field holds it (GOOGLE_CALENDAR, ZOOM, GONG…)' }),
+    titleField: optionalField.meta({ description: 'Field for meetingDetails.title' }),
+    startTimeField: optionalField.meta({ description: 'Field for meetingDetails.startTime (a date-time, not a date)' }),
+    hostEmailField: optionalField.meta({ description: 'Field for meetingDetails.hostEmail (wins over lookupOwnerEmail)' }),
+    lookupOwnerEmail: flag.meta({ description: "Look up OwnerId's User.Email as hostEmail (needs Salesforce credentials)" }),
+    triggerSummary: flag.meta({ description: 'triggerSummary for remaps of this type (default REMAP_TRIGGER_SUMMARY)' }),
+    triggerAiSignals: flag.meta({ description: 'triggerAiSignals for remaps of this type (default REMAP_TRIGGER_AI_SIGNALS)' }),
+  })
+  .superRefine((rule, ctx) => {
+    // protocols.md §1: source is {id, type}; half a source can never be sent.
+    const hasType = Boolean(rule.sourceTypeField) || Boolean(rule.sourceType);
+    if (rule.sourceTypeField && rule.sourceType) {
+      ctx.addIssue({ code: 'custom', path: ['sourceType'], message: 'set either sourceTypeField or sourceType, not both' });
+    }
+    if (rule.sourceIdField && !hasType) {
+      ctx.addIssue({ code: 'custom', path: ['sourceIdField'], message: 'needs sourceTypeField or a constant sourceType' });
+    }
+    if (!rule.sourceIdField && hasType) {
+      ctx.addIssue({ code: 'custom', path: [rule.sourceType ? 'sourceType' : 'sourceTypeField'], message: 'needs sourceIdField' });
+    }
+  });
+
+const idKey = z.string({ error: 'expected string' }).min(1, 'expected a non-empty key');
+
+export const calendarRulesSchema = z.strictObject({
+  enabled: flag.meta({ description: 'Whether calendar events are mapped at all (default true)' }),
+  explicitIdKeys: z
+    .strictObject({ opportunity: idKey.optional(), account: idKey.optional(), lead: idKey.optional() })
+    .optional()
+    .meta({ description: 'extendedProperties keys holding Salesforce ids (default sfOpportunityId, sfAccountId, sfLeadId)' }),
+  triggerSummary: flag.meta({ description: 'triggerSummary for calendar remaps (default REMAP_TRIGGER_SUMMARY)' }),
+  triggerAiSignals: flag.meta({ description: 'triggerAiSignals for calendar remaps (default REMAP_TRIGGER_AI_SIGNALS)' }),
+});
+
+export const mappingFileSchema = z.strictObject({
+  $schema: z.string().optional().meta({ description: 'Ignored; lets editors attach a JSON schema' }),
+  sObjects: z
+    .record(apiName('sObject'), sObjectRuleSchema, { error: 'expected an object keyed by sObject type' })
+    .optional()
+    .meta({ description: 'Rules per sObject type; merged key by key over the built-in defaults for Event, Task and Opportunity' }),
+  calendar: calendarRulesSchema.optional(),
+});
+
+export type MappingFile = z.infer<typeof mappingFileSchema>;
+export type SObjectRuleInput = z.infer<typeof sObjectRuleSchema>;
+export type RecordKind = z.infer<typeof recordKindSchema>;
+
+/** A resolved rule: defaults applied, nulls turned into "not read". */
+export interface SObjectRule {
+  enabled: boolean;
+  recordIdFields: string[];
+  opportunityIdField?: string;
+  accountIdField?: string;
+  leadIdField?: string;
+  useRecordIdAs?: RecordKind;
+  momentumMeetingIdField?: string;
+  sourceIdField?: string;
+  sourceTypeField?: string;
+  sourceType?: string;
+  titleField?: string;
+  startTimeField?: string;
+  hostEmailField?: string;
+  lookupOwnerEmail: boolean;
+  triggerSummary: boolean;
+  triggerAiSignals: boolean;
+}
+
+export interface CalendarRules {
+  enabled: boolean;
+  explicitIdKeys: Record<RecordKind, string>;
+  triggerSummary: boolean;
+  triggerAiSignals: boolean;
+}
+
+export interface MappingRules {
+  sObjects: Record<string, SObjectRule>;
+  calendar: CalendarRules;
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { describeIssues } from '../momentum/schemas.ts';
+import type { SalesforceDirectory } from '../salesforce/directory.ts';
+import { UnmappableEventError, type EventMapper } from './event-mapper.ts';
+import { mapSObject, ownerIdsToLookUp } from './map-sobject.ts';
+import type { MappingRules } from './rules-schema.ts';
+
+// What routes/salesforce.ts stores per notification (parsedPayload); extra keys are kept as they are.
+const storedNotificationSchema = z.looseObject({
+  organizationId: z.string().optional(),
+  actionId: z.string().optional(),
+  notificationId: z.string(),
+  sObjectType: z.string(),
+  fields: z.record(z.string(), z.string()),
+});
+
+export interface SalesforceEventMapperDeps {
+  rules: MappingRules;
+  /** Absent when no Salesforce credentials are configured: no owner email lookups. */
+  directory?: SalesforceDirectory;
+}
+
+/**
+ * Stored Outbound Message notification → remap or skip. Maps once without lookups, so a
+ * notification that is skipped anyway never waits on (or retries for) Salesforce; then looks up
+ * the owner's email when the rule asks for it and maps again with the answer.
+ */
+export function createSalesforceEventMapper(deps: SalesforceEventMapperDeps): EventMapper {
+  return async (event) => {
+    const parsed = storedNotificationSchema.safeParse(event.parsedPayload);
+    if (!parsed.success) {
+      throw new UnmappableEventError(`stored Salesforce notification is malformed: ${describeIssues(parsed.error)}`);
+    }
+    const notification = parsed.data;
+    const outcome = mapSObject(deps.rules, notification);
+    if (outcome.kind === 'skipped' || deps.directory === undefined) return outcome;
+    const owners = ownerIdsToLookUp(deps.rules, notification);
+    if (owners.length === 0) return outcome;
+    const ownerEmails = await deps.directory.ownerEmails(owners);
+    return mapSObject(deps.rules, notification, { ownerEmails });
+  };
+}

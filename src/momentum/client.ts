@@ -1,0 +1,110 @@
+import { Agent } from 'undici';
+import { classifyFailure, classifyResponse, type MomentumOutcome } from './classify-response.ts';
+import type { ImportRequest, RemapFlags, RemapRequest } from './schemas.ts';
+import { bridgeUserAgent } from './user-agent.ts';
+
+export type { MomentumOutcome } from './classify-response.ts';
+
+export interface MomentumClientOptions {
+  /** Base of the remap endpoint (MOMENTUM_API_BASE_URL), no trailing slash needed. */
+  apiBaseUrl: string;
+  /** Base of the import endpoint (MOMENTUM_RECEIVER_URL): a different host (protocols.md §1). */
+  receiverUrl: string;
+  /** MOMENTUM_IMPORT_PATH, default `/user-provided-meeting`. */
+  importPath: string;
+  apiKey: string;
+  /** Total time for one call, connect to last body byte (MOMENTUM_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Defaults to `crm-sync-bridge/<package version>`. */
+  userAgent?: string;
+  /** Connect timeout; 5 s unless a test needs otherwise. */
+  connectTimeoutMs?: number;
+}
+
+export interface CallOptions {
+  /** The job id: the same on every retry, so Momentum can drop a duplicate (issue 3). */
+  idempotencyKey: string;
+  /** The worker's stop signal; a call it aborts is `aborted`, not `timeout`. */
+  signal?: AbortSignal;
+}
+
+/** Every call ends in one classified outcome, timed; the client never throws for an upstream failure. */
+export type MomentumCallResult = MomentumOutcome & { startedAt: number; durationMs: number };
+
+export interface MomentumClient {
+  remap(request: RemapRequest, flags: RemapFlags, options: CallOptions): Promise<MomentumCallResult>;
+  importMeeting(request: ImportRequest, options: CallOptions): Promise<MomentumCallResult>;
+  close(): Promise<void>;
+}
+
+// Bodies past this are drained, not kept: the attempt log keeps at most 4 KB anyway.
+const MAX_KEPT_BODY_BYTES = 64 * 1024;
+
+export function createMomentumClient(options: MomentumClientOptions): MomentumClient {
+  const userAgent = options.userAgent ?? bridgeUserAgent();
+  // An Agent keeps one keep-alive Pool per origin: the API and the receiver each get their own.
+  const agent = new Agent({
+    connect: { timeout: options.connectTimeoutMs ?? 5_000 },
+    // Backstops for the total timeout below; the signal is what classifies a hang as `timeout`.
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+  const remapUrl = new URL('v1/meeting/remap', withSlash(options.apiBaseUrl));
+  const importUrl = new URL(options.importPath.replace(/^\//, ''), withSlash(options.receiverUrl));
+
+  async function post(url: URL, body: unknown, call: CallOptions, expectRemapResponse: boolean): Promise<MomentumCallResult> {
+    const startedAt = Date.now();
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = call.signal ? AbortSignal.any([timeout, call.signal]) : timeout;
+    let outcome: MomentumOutcome;
+    try {
+      const response = await agent.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': options.apiKey,
+          'idempotency-key': call.idempotencyKey,
+          'user-agent': userAgent,
+          accept: 'application/json',
+        },
+        body: JSON.stringify(body),
+        signal,
+      });
+      const text = await readCapped(response.body, MAX_KEPT_BODY_BYTES);
+      outcome = classifyResponse(response.statusCode, response.headers, text, expectRemapResponse);
+    } catch (error) {
+      outcome = classifyFailure(error, { timedOut: timeout.aborted, aborted: call.signal?.aborted === true });
+    }
+    return { ...outcome, startedAt, durationMs: Date.now() - startedAt };
+  }
+
+  return {
+    remap(request, flags, call) {
+      const url = new URL(remapUrl);
+      // Momentum's defaults are false: send a flag only when it is true (issue 3).
+      if (flags.triggerSummary) url.searchParams.set('triggerSummary', 'true');
+      if (flags.triggerAiSignals) url.searchParams.set('triggerAiSignals', 'true');
+      return post(url, request, call, true);
+    },
+    importMeeting(request, call) {
+      return post(importUrl, request, call, false);
+    },
+    close: () => agent.close(),
+  };
+}
+
+function withSlash(base: string): string {
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
+async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number): Promise<string> {
+  const kept: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size < maxBytes) kept.push(chunk.subarray(0, maxBytes - size));
+    size += chunk.length;
+  }
+  return Buffer.concat(kept).toString('utf8');
+}

@@ -1,0 +1,86 @@
+import type { JobContext, JobHandler } from '../jobs/types.ts';
+import type { Logger } from '../logger.ts';
+import type { Job, Store } from '../store/types.ts';
+import type { MomentumCallResult, MomentumClient } from './client.ts';
+import { invalidRequest, takeTurn, toHandlerResult, type PacingDeps } from './delivery-outcome.ts';
+import { describeIssues, importDeliveryPayloadSchema, remapDeliveryPayloadSchema, type RemapDeliveryPayload } from './schemas.ts';
+
+export { remapCoalesceKey } from './remap-coalesce-key.ts';
+
+export interface DeliveryDeps extends PacingDeps {
+  client: MomentumClient;
+  logger: Logger;
+}
+
+export interface RemapHandlerDeps extends DeliveryDeps {
+  /** Only the read behind the "unchanged → not re-sent" rule. */
+  store: Pick<Store, 'lastSucceeded'>;
+}
+
+/** `remap` jobs: validate, skip if unchanged, pace, send, classify (issue 3 and issue 4). */
+export function createRemapHandler(deps: RemapHandlerDeps): JobHandler {
+  return async (job, context) => {
+    const parsed = remapDeliveryPayloadSchema.safeParse(job.payload);
+    if (!parsed.success) return invalid(deps.logger, job, 'remap', describeIssues(parsed.error), context);
+    const payload = parsed.data;
+
+    // A replay is an operator's explicit "send it again": the unchanged rule does not apply.
+    if (!payload.replay && job.coalesceKey !== null) {
+      const last = await deps.store.lastSucceeded('remap', job.coalesceKey);
+      if (last !== undefined && last.id !== job.id && sameRemap(last.payload, payload)) {
+        deps.logger.info('remap unchanged, not re-sent', { jobId: job.id, coalesceKey: job.coalesceKey, lastJobId: last.id });
+        return { kind: 'final', state: 'skipped', reason: 'unchanged', result: { sameAs: last.id } };
+      }
+    }
+
+    const deferred = await takeTurn(deps, context.now());
+    if (deferred) return deferred;
+    const result = await deps.client.remap(payload.request, payload.flags, { idempotencyKey: String(job.id), signal: context.signal });
+    logCall(deps.logger, 'remap', job, result);
+    return toHandlerResult(result, deps, context.now());
+  };
+}
+
+/** `import` jobs: validate, pace, send, classify. */
+export function createImportHandler(deps: DeliveryDeps): JobHandler {
+  return async (job, context) => {
+    const parsed = importDeliveryPayloadSchema.safeParse(job.payload);
+    if (!parsed.success) return invalid(deps.logger, job, 'import', describeIssues(parsed.error), context);
+
+    const deferred = await takeTurn(deps, context.now());
+    if (deferred) return deferred;
+    const result = await deps.client.importMeeting(parsed.data.request, { idempotencyKey: String(job.id), signal: context.signal });
+    logCall(deps.logger, 'import', job, result);
+    return toHandlerResult(result, deps, context.now());
+  };
+}
+
+function invalid(logger: Logger, job: Job, kind: string, issues: string, context: JobContext) {
+  logger.warn(`${kind} payload fails its schema, not sent`, { jobId: job.id, issues });
+  return invalidRequest(issues, context.now());
+}
+
+/** "Exactly the same request body and flags" as the last remap Momentum accepted for this meeting. */
+function sameRemap(previousPayload: unknown, current: RemapDeliveryPayload): boolean {
+  const previous = remapDeliveryPayloadSchema.safeParse(previousPayload);
+  if (!previous.success) return false;
+  return (
+    canonicalJson(previous.data.request) === canonicalJson(current.request) && canonicalJson(previous.data.flags) === canonicalJson(current.flags)
+  );
+}
+
+/** JSON with object keys sorted, so key order never makes two equal bodies differ. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
+
+function logCall(logger: Logger, kind: string, job: Job, result: MomentumCallResult): void {
+  const meta = { jobId: job.id, attempts: job.attempts, outcome: result.kind, ms: result.durationMs };
+  if (result.kind === 'success') logger.info(`${kind} forwarded`, { ...meta, status: result.status, upstreamRequestId: result.requestId });
+  else if (result.kind === 'network' || result.kind === 'timeout' || result.kind === 'aborted') logger.warn(`${kind} failed`, { ...meta, error: result.message });
+  else logger.warn(`${kind} failed`, { ...meta, status: result.status, excerpt: result.excerpt, upstreamRequestId: result.requestId });
+}

@@ -1,0 +1,74 @@
+import type { HandlerResult, RateLimiter } from '../jobs/types.ts';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter, SLOW_DOWN_MIN_DELAY_MS } from '../jobs/retry-policy.ts';
+import type { AttemptRecord } from '../store/types.ts';
+import type { MomentumCallResult } from './client.ts';
+
+/** Worth another try (issue 3); every other non-2xx status is final. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+export interface PacingDeps {
+  /** Absent when MOMENTUM_RATE_LIMIT=off. */
+  rateLimiter?: RateLimiter;
+  /** The bucket: Momentum's limit is per API key over all endpoints, so remap and import share one. */
+  rateKey: string;
+}
+
+/** A token, or the time to come back: a deferral does not count as an attempt. */
+export async function takeTurn(pacing: PacingDeps, now: number): Promise<HandlerResult | undefined> {
+  const waitMs = pacing.rateLimiter ? await pacing.rateLimiter.take(pacing.rateKey) : 0;
+  return waitMs > 0 ? { kind: 'deferred', runAt: now + waitMs } : undefined;
+}
+
+/** A request that fails its own schema is dead at once and never sent; the attempt log says why. */
+export function invalidRequest(issues: string, now: number): HandlerResult {
+  const reason = `invalid_request: ${issues}`;
+  return { kind: 'final', state: 'dead', reason, attempt: { startedAt: now, durationMs: 0, errorClass: 'invalid_request', responseExcerpt: reason.slice(0, 4096) } };
+}
+
+function attemptOf(result: MomentumCallResult): AttemptRecord {
+  const base = { startedAt: result.startedAt, durationMs: result.durationMs };
+  switch (result.kind) {
+    case 'success':
+      return { ...base, status: result.status, upstreamRequestId: result.requestId };
+    case 'rejected':
+      return { ...base, status: result.status, errorClass: 'rejected', responseExcerpt: result.excerpt, upstreamRequestId: result.requestId };
+    case 'http_error':
+      return {
+        ...base,
+        status: result.status,
+        errorClass: `http_${Math.floor(result.status / 100)}xx`,
+        responseExcerpt: result.excerpt,
+        upstreamRequestId: result.requestId,
+      };
+    default:
+      return { ...base, errorClass: result.kind, responseExcerpt: result.message };
+  }
+}
+
+/** Turns one call's outcome into what the worker needs; a 429 also empties the shared bucket. */
+export async function toHandlerResult(result: MomentumCallResult, pacing: PacingDeps, now: number): Promise<HandlerResult> {
+  const attempt = attemptOf(result);
+  switch (result.kind) {
+    case 'success':
+      return { kind: 'succeeded', result: { requestId: result.requestId, status: result.status }, attempt };
+    case 'rejected':
+      return { kind: 'final', state: 'dead', reason: `rejected: ${result.excerpt || 'accepted: false'}`, attempt };
+    case 'timeout':
+      // Svix (protocols.md §6): a timeout waits at least 60 s: the upstream may be overloaded.
+      return { kind: 'retryable', error: result.message, minDelayMs: SLOW_DOWN_MIN_DELAY_MS, attempt };
+    case 'network':
+    case 'aborted':
+      return { kind: 'retryable', error: result.message, attempt };
+    case 'http_error':
+      break;
+  }
+  const summary = `HTTP ${result.status}${result.excerpt ? `: ${result.excerpt}` : ''}`;
+  if (!RETRYABLE_STATUSES.has(result.status)) return { kind: 'final', state: 'dead', reason: summary, attempt };
+  const retryAfterMs = parseRetryAfter(result.retryAfter, now);
+  if (result.status !== 429) return { kind: 'retryable', error: summary, retryAfterMs, attempt };
+  // Momentum's limit is per key: nobody on this key may call until Retry-After (or 60 s), capped
+  // like the worker caps Retry-After so a hostile header cannot stall the bridge for days.
+  const blockMs = Math.min(retryAfterMs ?? SLOW_DOWN_MIN_DELAY_MS, MAX_RETRY_AFTER_MS);
+  await pacing.rateLimiter?.block(pacing.rateKey, now + blockMs);
+  return { kind: 'retryable', error: summary, retryAfterMs, minDelayMs: SLOW_DOWN_MIN_DELAY_MS, attempt };
+}

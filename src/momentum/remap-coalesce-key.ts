@@ -1,0 +1,21 @@
+import type { RemapRequest } from './schemas.ts';
+
+/**
+ * The meeting a remap is about, as a coalescing key (issue 3): remaps of one meeting supersede
+ * each other while pending and never run at the same time. Source first (the strongest identity),
+ * then Momentum's own id, else host + start + title.
+ */
+export function remapCoalesceKey(request: RemapRequest): string {
+  if (request.source) return `source:${request.source.type}:${request.source.id}`;
+  const details = request.meetingDetails;
+  if (details?.momentumMeetingId !== undefined) return `momentum:${details.momentumMeetingId}`;
+  // Emails compare case-insensitively; one instant written two ways (".000Z" or not) is one meeting.
+  const host = details?.hostEmail?.toLowerCase() ?? '';
+  return `meeting:${host}|${normaliseInstant(details?.startTime)}|${details?.title ?? ''}`;
+}
+
+function normaliseInstant(value: string | undefined): string {
+  if (value === undefined) return '';
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+}

@@ -1,0 +1,81 @@
+import { Connection } from 'jsforce';
+import { JWT_BEARER_GRANT, jwtBearerGrant } from './jwt-bearer.ts';
+
+/**
+ * One authenticated jsforce connection. Outbound messages carry no usable session id since
+ * February 2026 (protocols.md §2), so the bridge has its own OAuth 2.0 credentials: the JWT bearer
+ * flow or the client credentials flow. Authentication is lazy (first lookup), and an expired
+ * token (401) makes jsforce call our refresh function, which simply authenticates again.
+ */
+export type SalesforceAuth =
+  | { flow: 'jwt-bearer'; loginUrl: string; clientId: string; username: string; privateKey: string }
+  | { flow: 'client-credentials'; loginUrl: string; clientId: string; clientSecret: string };
+
+export interface SalesforceApi {
+  readonly flow: SalesforceAuth['flow'];
+  /** GETs a REST path under /services/data/vXX.X (`/query?q=…`), authenticating first when needed. */
+  get<T>(path: string): Promise<T>;
+}
+
+export interface SalesforceApiOptions {
+  auth: SalesforceAuth;
+  /** REST API version such as 62.0. */
+  apiVersion: string;
+  /** Deadline of one authentication or one request. */
+  timeoutMs?: number;
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+export function createSalesforceApi(options: SalesforceApiOptions): SalesforceApi {
+  const { auth } = options;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  // The loop in refreshFn needs the connection and the connection needs refreshFn: declared first.
+  let login: () => Promise<void> = async () => undefined;
+  const connection = new Connection({
+    loginUrl: auth.loginUrl,
+    version: options.apiVersion,
+    oauth2: { loginUrl: auth.loginUrl, clientId: auth.clientId, ...(auth.flow === 'client-credentials' ? { clientSecret: auth.clientSecret } : {}) },
+    // Called by jsforce when a request answers 401 (expired or revoked token); it then repeats the request.
+    refreshFn: (conn, callback) => {
+      login().then(
+        () => callback(null, conn.accessToken ?? undefined),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    },
+  });
+
+  login = () => {
+    const grant =
+      auth.flow === 'client-credentials'
+        ? connection.authorize({ grant_type: 'client_credentials' }).then(() => undefined)
+        : jwtBearerGrant({ clientId: auth.clientId, username: auth.username, audience: auth.loginUrl, privateKey: auth.privateKey }, async (assertion) => {
+            await connection.authorize({ grant_type: JWT_BEARER_GRANT, assertion });
+          });
+    return withDeadline(grant, timeoutMs, `Salesforce ${auth.flow} authentication`);
+  };
+
+  let session: Promise<void> | undefined;
+  const ensureSession = () =>
+    (session ??= login().catch((error: unknown) => {
+      session = undefined; // the next lookup tries again
+      throw error;
+    }));
+
+  return {
+    flow: auth.flow,
+    async get<T>(path: string): Promise<T> {
+      await ensureSession();
+      // The job queue owns retries (RETRY_SCHEDULE, one attempt recorded per try): jsforce's own
+      // retries (5 tries, up to ~15 s of backoff) would hide failures inside one attempt.
+      const request = connection.request<T>({ method: 'GET', url: path }, { retry: { maxRetries: 0 }, timeout: timeoutMs });
+      return withDeadline(Promise.resolve(request), timeoutMs, `Salesforce GET ${path.split('?')[0]}`);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Versioned schema, one logical schema for both engines. Statements are written once with a few
+ * type placeholders that each dialect fills in; everything else (partial indexes, constraints) is
+ * SQL both SQLite and PostgreSQL accept. A migration, once released, never changes: add a new one.
+ */
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+const TYPES: Record<Dialect, Record<string, string>> = {
+  // SQLite: INTEGER PRIMARY KEY is the rowid alias, so ids are cheap and never reused while rows exist.
+  sqlite: { id: 'INTEGER PRIMARY KEY', bigint: 'INTEGER', double: 'REAL', int: 'INTEGER' },
+  postgres: { id: 'BIGSERIAL PRIMARY KEY', bigint: 'BIGINT', double: 'DOUBLE PRECISION', int: 'INTEGER' },
+};
+
+const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'inbound messages, events, jobs, attempts, rate buckets',
+    statements: [
+      `CREATE TABLE inbound_messages (
+        id {id},
+        source TEXT NOT NULL,
+        sender_id TEXT,
+        raw_payload TEXT NOT NULL,
+        received_at {bigint} NOT NULL
+      )`,
+      `CREATE TABLE inbound_events (
+        id {id},
+        message_id {bigint} NOT NULL REFERENCES inbound_messages(id),
+        source TEXT NOT NULL,
+        sender_id TEXT,
+        dedupe_key TEXT NOT NULL UNIQUE,
+        parsed_payload TEXT NOT NULL,
+        received_at {bigint} NOT NULL,
+        state TEXT NOT NULL DEFAULT 'received',
+        state_reason TEXT
+      )`,
+      `CREATE INDEX inbound_events_message ON inbound_events (message_id)`,
+      `CREATE TABLE jobs (
+        id {id},
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        coalesce_key TEXT,
+        state TEXT NOT NULL,
+        attempts {int} NOT NULL DEFAULT 0,
+        run_at {bigint} NOT NULL,
+        lease_owner TEXT,
+        lease_until {bigint},
+        created_at {bigint} NOT NULL,
+        updated_at {bigint} NOT NULL,
+        event_id {bigint} REFERENCES inbound_events(id),
+        -- Deferred: coalescing marks the old job superseded by the new one's id before inserting it.
+        superseded_by {bigint} REFERENCES jobs(id) DEFERRABLE INITIALLY DEFERRED,
+        replay_of {bigint} REFERENCES jobs(id),
+        last_error TEXT,
+        result TEXT
+      )`,
+      // The claim scans this index in order and stops at LIMIT: its cost does not grow with queue depth.
+      `CREATE INDEX jobs_pending_due ON jobs (run_at, id) WHERE state = 'pending'`,
+      // Coalescing: at most one pending job per key; a newer enqueue supersedes the pending one.
+      `CREATE UNIQUE INDEX jobs_pending_key ON jobs (coalesce_key) WHERE state = 'pending' AND coalesce_key IS NOT NULL`,
+      // Per-key exclusion: "is a job of this key running?" must be an index probe.
+      `CREATE INDEX jobs_running_key ON jobs (coalesce_key) WHERE state = 'running'`,
+      // Expired leases (crashed workers) and releaseLeases scan only running jobs.
+      `CREATE INDEX jobs_running_lease ON jobs (lease_until) WHERE state = 'running'`,
+      `CREATE INDEX jobs_succeeded_key ON jobs (coalesce_key, kind, updated_at) WHERE state = 'succeeded'`,
+      `CREATE INDEX jobs_event ON jobs (event_id) WHERE event_id IS NOT NULL`,
+      `CREATE TABLE attempts (
+        id {id},
+        job_id {bigint} NOT NULL REFERENCES jobs(id),
+        started_at {bigint} NOT NULL,
+        duration_ms {int} NOT NULL,
+        status {int},
+        error_class TEXT,
+        response_excerpt TEXT,
+        upstream_request_id TEXT
+      )`,
+      `CREATE INDEX attempts_job ON attempts (job_id, id)`,
+      `CREATE TABLE rate_buckets (
+        key TEXT PRIMARY KEY,
+        tokens {double} NOT NULL,
+        updated_at {bigint} NOT NULL,
+        blocked_until {bigint}
+      )`,
+    ],
+  },
+];
+
+/** The migrations with the dialect's types filled in, oldest first. */
+export function migrationsFor(dialect: Dialect): Migration[] {
+  const types = TYPES[dialect];
+  return MIGRATIONS.map((migration) => ({
+    ...migration,
+    statements: migration.statements.map((sql) => sql.replace(/\{(\w+)\}/g, (_, name: string) => types[name] ?? `{${name}}`)),
+  }));
+}
+
+export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  applied_at BIGINT NOT NULL
+)`;

@@ -1,0 +1,36 @@
+import winston from 'winston';
+import { AppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { openPostgresStore } from './postgres-store.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+import type { Store } from './types.ts';
+
+export interface OpenStoreOptions {
+  /** PostgreSQL pool size (DATABASE_POOL_MAX). */
+  poolMax?: number;
+  /** PostgreSQL only: create and use this schema (tests isolate themselves this way). */
+  schema?: string;
+  logger?: Logger;
+}
+
+/**
+ * Opens the engine named by the URL and applies pending migrations before resolving, so a store
+ * returned here is ready to use (calling `migrate()` again is harmless).
+ * - `sqlite:<path>` (directory created), `sqlite::memory:`
+ * - `postgres://…` / `postgresql://…`
+ */
+export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const logger = options.logger ?? winston.createLogger({ silent: true });
+  if (databaseUrl.startsWith('sqlite:')) {
+    const location = databaseUrl.slice('sqlite:'.length);
+    if (location === '') throw new AppError('invalid_database_url', 'sqlite: needs a path or :memory:');
+    return openSqliteStore(location, logger);
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
+      throw new AppError('invalid_schema', 'schema must be a lower-case SQL identifier');
+    }
+    return openPostgresStore(databaseUrl, { poolMax: options.poolMax ?? 10, schema: options.schema, logger });
+  }
+  throw new AppError('invalid_database_url', 'expected sqlite:<path>, sqlite::memory: or postgres://…');
+}

@@ -1,0 +1,49 @@
+import { SQL } from './sql.ts';
+
+/** PostgreSQL-only statements: set-based bulk writes (unnest), row locks and advisory locks. */
+
+// Advisory lock namespaces (the first int of the two-int form), so key locks never collide with the others.
+const LOCK_KEY = 731001;
+const LOCK_CLAIM = 731002;
+const LOCK_MIGRATE = 731003;
+
+export const PG = {
+  /** One lock per coalescing key, taken in the order given (callers sort) to avoid deadlocks. */
+  lockKeys: `SELECT pg_advisory_xact_lock(${LOCK_KEY}, hashtext(k)) FROM unnest(CAST($1 AS TEXT[])) AS k`,
+  /**
+   * Claims are serialised per schema for the few milliseconds they take: SKIP LOCKED alone cannot
+   * stop two instances from each claiming a different job of one key from their own snapshots.
+   */
+  lockClaim: `SELECT pg_advisory_xact_lock(${LOCK_CLAIM}, hashtext(current_schema()))`,
+  lockMigrate: `SELECT pg_advisory_xact_lock(${LOCK_MIGRATE}, hashtext(current_schema()))`,
+
+  claimExpired: `${SQL.claimExpired} FOR UPDATE OF j SKIP LOCKED`,
+  claimPending: `${SQL.claimPending} FOR UPDATE OF j SKIP LOCKED`,
+  markClaimed: `UPDATE jobs SET state = 'running', lease_owner = $2, lease_until = $3, updated_at = $4
+    WHERE id = ANY(CAST($1 AS BIGINT[])) RETURNING *`,
+
+  insertEvents: `INSERT INTO inbound_events (message_id, source, sender_id, dedupe_key, parsed_payload, received_at, state)
+    SELECT CAST($1 AS BIGINT), CAST($2 AS TEXT), CAST($3 AS TEXT), e.key, e.payload, CAST($6 AS BIGINT), 'received'
+    FROM unnest(CAST($4 AS TEXT[]), CAST($5 AS TEXT[])) WITH ORDINALITY AS e(key, payload, n) ORDER BY e.n
+    ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, dedupe_key`,
+
+  nextJobIds: `SELECT nextval(pg_get_serial_sequence('jobs', 'id')) AS id FROM generate_series(1, $1)`,
+  supersedePending: `UPDATE jobs j SET state = 'superseded', superseded_by = v.id, updated_at = $3
+    FROM unnest(CAST($1 AS TEXT[]), CAST($2 AS BIGINT[])) AS v(key, id)
+    WHERE j.coalesce_key = v.key AND j.state = 'pending'`,
+  insertJobs: `INSERT INTO jobs (id, kind, payload, coalesce_key, state, attempts, run_at, created_at, updated_at, event_id, superseded_by, replay_of)
+    SELECT t.id, t.kind, t.payload, t.key, t.state, 0, t.run_at, CAST($10 AS BIGINT), CAST($10 AS BIGINT), t.event_id, t.superseded_by, t.replay_of
+    FROM unnest(CAST($1 AS BIGINT[]), CAST($2 AS TEXT[]), CAST($3 AS TEXT[]), CAST($4 AS TEXT[]), CAST($5 AS TEXT[]),
+      CAST($6 AS BIGINT[]), CAST($7 AS BIGINT[]), CAST($8 AS BIGINT[]), CAST($9 AS BIGINT[]))
+      AS t(id, kind, payload, key, state, run_at, event_id, superseded_by, replay_of)
+    RETURNING *`,
+
+  jobKey: `SELECT coalesce_key FROM jobs WHERE id = $1`,
+  runningKeysOf: `SELECT DISTINCT coalesce_key FROM jobs WHERE state = 'running' AND lease_owner = $1 AND coalesce_key IS NOT NULL`,
+  extendLeases: `UPDATE jobs SET lease_until = $3, updated_at = $4 WHERE id = ANY(CAST($1 AS BIGINT[])) AND state = 'running' AND lease_owner = $2`,
+
+  ensureBucket: `INSERT INTO rate_buckets (key, tokens, updated_at, blocked_until) VALUES ($1, $2, $3, NULL) ON CONFLICT (key) DO NOTHING`,
+  lockBucket: `${SQL.getBucket} FOR UPDATE`,
+
+  notify: `SELECT pg_notify($1, $2)`,
+} as const;

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../logger.ts';
+import { createJobsNotifier } from './jobs-notifier.ts';
+import { claimJobs, enqueueJobs, finishJob, ingestMessage, lockKeys, releaseLeases } from './postgres-jobs.ts';
+import { startPgListener } from './postgres-listener.ts';
+import { ensureSchema, migratePostgres } from './postgres-migrate.ts';
+import { type Client, connectionConfig, createPgDatabase } from './postgres-pool.ts';
+import { PG } from './postgres-sql.ts';
+import { keysOf } from './job-rules.ts';
+import { attemptFromRow, bucketFromRow, eventFromRow, jobFromRow } from './row-mappers.ts';
+import { SQL } from './sql.ts';
+import { block, take, view, type BucketRow } from './token-bucket.ts';
+import type { Store } from './types.ts';
+
+export interface PostgresStoreOptions {
+  poolMax: number;
+  schema?: string;
+  logger: Logger;
+  /** Called after each LISTEN (re)connect; lets tests wait for the listener's recovery. */
+  onListening?: (reconnected: boolean) => void;
+}
+
+export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<Store> {
+  const { logger, schema } = options;
+  const settings = { url, schema, poolMax: options.poolMax, logger };
+  const db = createPgDatabase(settings);
+  const instanceId = randomUUID();
+  // Channels are database-wide; a schema gets its own so isolated stores do not wake each other.
+  const channel = `bridge_jobs${schema ? `_${schema}` : ''}`.slice(0, 63);
+  const notifier = createJobsNotifier(logger);
+  let closed = false;
+  let listener: Awaited<ReturnType<typeof startPgListener>> | undefined;
+  try {
+    await ensureSchema(db, schema);
+    await migratePostgres(db);
+    listener = await startPgListener({ config: connectionConfig(settings), channel, instanceId, logger, onNotify: notifier.notify, onListening: options.onListening });
+  } catch (error) {
+    await db.pool.end().catch(() => undefined);
+    throw error;
+  }
+
+  /** A write that may make jobs claimable: NOTIFY commits with it, and this instance wakes at once. */
+  const writeAndWake = async <T>(work: (client: Client) => Promise<{ value: T; wake: boolean }>): Promise<T> => {
+    const { value, wake } = await db.transaction(async (client) => {
+      const outcome = await work(client);
+      if (outcome.wake) await client.query(PG.notify, [channel, instanceId]);
+      return outcome;
+    });
+    if (wake) notifier.notify();
+    return value;
+  };
+  const one = async <T>(sql: string, params: unknown[], map: (row: Record<string, unknown>) => T) => {
+    const [row] = await db.query(sql, params);
+    return row === undefined ? undefined : map(row);
+  };
+  const updateBucket = (key: string, capacity: number, now: number, change: (row: BucketRow | undefined) => BucketRow) =>
+    db.transaction(async (client) => {
+      // The row lock makes read-refill-take atomic across instances sharing the budget.
+      await client.query(PG.ensureBucket, [key, capacity, now]);
+      const current = bucketFromRow((await client.query(PG.lockBucket, [key])).rows[0]);
+      const next = change(current);
+      await client.query(SQL.putBucket, [key, next.tokens, next.updatedAt, next.blockedUntil]);
+    });
+
+  return {
+    engine: 'postgres',
+    migrate: async () => void (await migratePostgres(db)),
+    ping: async () => void (await db.pool.query(SQL.ping)),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await listener?.close();
+      await db.pool.end();
+    },
+
+    ingest: (message, jobsFor) =>
+      writeAndWake(async (client) => {
+        const { created, duplicates, jobCount } = await ingestMessage(client, message, jobsFor, Date.now());
+        return { value: { created, duplicates }, wake: jobCount > 0 };
+      }),
+    enqueue: (jobs) =>
+      writeAndWake(async (client) => {
+        await lockKeys(client, keysOf(jobs));
+        const created = await enqueueJobs(client, jobs, Date.now());
+        return { value: created, wake: created.length > 0 };
+      }),
+    claim: (options) => db.transaction((client) => claimJobs(client, { ...options, now: options.now ?? Date.now() })),
+    async extendLeases(jobIds, owner, leaseMs) {
+      if (jobIds.length === 0) return;
+      const now = Date.now();
+      await db.query(PG.extendLeases, [jobIds, owner, now + leaseMs, now]);
+    },
+    finish: (finish) =>
+      writeAndWake(async (client) => {
+        const { finished, wake } = await finishJob(client, finish, Date.now());
+        return { value: finished, wake };
+      }),
+    releaseLeases: (owner) =>
+      writeAndWake(async (client) => {
+        const released = await releaseLeases(client, owner, Date.now());
+        return { value: released, wake: released > 0 };
+      }),
+    async nextDueAt() {
+      const [pending] = await db.query(SQL.nextPendingDue);
+      const [lease] = await db.query(SQL.nextLeaseExpiry);
+      const times = [pending?.run_at, lease?.lease_until].filter((time) => time != null).map(Number);
+      return times.length === 0 ? undefined : Math.min(...times);
+    },
+
+    getJob: (id) => one(SQL.getJob, [id], jobFromRow),
+    getAttempts: async (jobId) => (await db.query(SQL.getAttempts, [jobId])).map(attemptFromRow),
+    getEvent: (id) => one(SQL.getEvent, [id], eventFromRow),
+    lastSucceeded: (kind, coalesceKey) => one(SQL.lastSucceeded, [kind, coalesceKey], jobFromRow),
+
+    async takeToken(key, capacity, windowMs, now = Date.now()) {
+      let wait = 0;
+      await updateBucket(key, capacity, now, (row) => {
+        const taken = take(row, capacity, windowMs, now);
+        wait = taken.wait;
+        return taken.row;
+      });
+      return wait;
+    },
+    blockBucket: (key, untilMs) => updateBucket(key, 0, Date.now(), (row) => block(row, untilMs)),
+    async bucketState(key, capacity, windowMs, now = Date.now()) {
+      const [row] = await db.query(SQL.getBucket, [key]);
+      return view(bucketFromRow(row), capacity, windowMs, now);
+    },
+
+    onJobsAvailable: (listener) => notifier.subscribe(listener),
+  };
+}

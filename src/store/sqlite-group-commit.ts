@@ -1,0 +1,97 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/**
+ * Group commit for SQLite (issue 3: "concurrent writers are batched into one transaction so
+ * throughput does not stop at one fsync per request"). Write calls made in the same turn of the
+ * event loop are queued and run in one BEGIN IMMEDIATE … COMMIT, each inside its own SAVEPOINT so a
+ * failing call rolls back only its own changes and rejects only its own promise. Every promise
+ * settles after the COMMIT returned (synchronous=FULL: the batch is on disk by then).
+ */
+
+export interface GroupCommit {
+  /** Runs `work` inside the next batch; resolves with its result once the batch is committed. */
+  run<T>(work: () => T): Promise<T>;
+  /** Resolves when every queued call has been committed (or failed). */
+  drain(): Promise<void>;
+}
+
+interface Queued {
+  work: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+export function createGroupCommit(db: DatabaseSync): GroupCommit {
+  let queue: Queued[] = [];
+  let scheduled = false;
+  let idle: Array<() => void> = [];
+
+  const runOne = (item: Queued, isolated: boolean): Settled => {
+    if (isolated) db.exec('SAVEPOINT call');
+    try {
+      const value = item.work();
+      if (isolated) db.exec('RELEASE call');
+      return { ok: true, value };
+    } catch (error) {
+      if (isolated) db.exec('ROLLBACK TO call; RELEASE call');
+      return { ok: false, error };
+    }
+  };
+
+  const commit = (batch: Queued[]): Settled[] => {
+    db.exec('BEGIN IMMEDIATE');
+    // A batch of one needs no savepoint: if it fails, the whole transaction is rolled back.
+    const isolated = batch.length > 1;
+    const settled = batch.map((item) => runOne(item, isolated));
+    if (!isolated && settled[0]?.ok === false) {
+      db.exec('ROLLBACK');
+      return settled;
+    }
+    db.exec('COMMIT');
+    return settled;
+  };
+
+  const flush = () => {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    let settled: Settled[];
+    try {
+      settled = commit(batch);
+    } catch (error) {
+      // BEGIN or COMMIT failed (busy past the timeout, disk full): nothing of the batch is stored.
+      if (db.isTransaction) db.exec('ROLLBACK');
+      settled = batch.map(() => ({ ok: false, error }));
+    }
+    batch.forEach((item, index) => {
+      const outcome = settled[index];
+      if (outcome?.ok) item.resolve(outcome.value);
+      else item.reject(outcome?.error);
+    });
+    if (queue.length === 0) {
+      const waiting = idle;
+      idle = [];
+      for (const done of waiting) done();
+    }
+  };
+
+  return {
+    run<T>(work: () => T): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        if (!scheduled) {
+          scheduled = true;
+          // setImmediate runs after the I/O callbacks of this loop turn: every request that arrived
+          // together lands in the same batch.
+          setImmediate(flush);
+        }
+      });
+    },
+    drain() {
+      if (queue.length === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idle.push(resolve));
+    },
+  };
+}

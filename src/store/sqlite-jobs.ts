@@ -1,0 +1,92 @@
+import { attemptParams, type Candidate, finishParams, finishWakes, pickClaimable } from './job-rules.ts';
+import { jobFromRow, type Row } from './row-mappers.ts';
+import { SQL } from './sql.ts';
+import type { SqliteQueries } from './sqlite-queries.ts';
+import { toJson } from './store-values.ts';
+import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob } from './types.ts';
+
+/**
+ * The SQLite engine's write operations. Each is synchronous and runs inside a group-commit batch
+ * (its own SAVEPOINT), so a throw undoes exactly this call.
+ */
+
+function newJob(id: number, job: NewJob, now: number): Job {
+  return {
+    id,
+    kind: job.kind,
+    payload: job.payload,
+    coalesceKey: job.coalesceKey ?? null,
+    state: 'pending',
+    attempts: 0,
+    runAt: job.runAt ?? now,
+    leaseOwner: null,
+    leaseUntil: null,
+    createdAt: now,
+    updatedAt: now,
+    eventId: job.eventId ?? null,
+    supersededBy: null,
+    replayOf: job.replayOf ?? null,
+    lastError: null,
+    result: null,
+  };
+}
+
+export function enqueueJobs(q: SqliteQueries, jobs: readonly NewJob[], now: number): Job[] {
+  const created = new Map<number, Job>();
+  for (const job of jobs) {
+    const key = job.coalesceKey ?? null;
+    // The unique pending index allows one pending job per key: the old one steps aside first.
+    const replaced = key === null ? [] : q.all(SQL.supersedePending, key, now).map((row) => Number(row.id));
+    const inserted = q.get(SQL.insertJob, job.kind, toJson(job.payload), key, job.runAt ?? now, now, job.eventId ?? null, job.replayOf ?? null);
+    const id = Number(inserted?.id);
+    for (const oldId of replaced) {
+      q.run(SQL.setSupersededBy, oldId, id);
+      const earlier = created.get(oldId);
+      if (earlier) Object.assign(earlier, { state: 'superseded', supersededBy: id });
+    }
+    created.set(id, newJob(id, job, now));
+  }
+  return [...created.values()];
+}
+
+export function ingestMessage(q: SqliteQueries, message: NewInboundMessage, jobsFor: (event: InboundEvent) => NewJob[], now: number): IngestResult & { jobCount: number } {
+  const receivedAt = message.receivedAt ?? now;
+  const senderId = message.senderId ?? null;
+  const messageId = Number(q.get(SQL.insertMessage, message.source, senderId, message.rawPayload, receivedAt)?.id);
+  const created: InboundEvent[] = [];
+  const duplicates: string[] = [];
+  for (const event of message.events) {
+    const row = q.get(SQL.insertEvent, messageId, message.source, senderId, event.dedupeKey, toJson(event.parsedPayload), receivedAt);
+    if (row === undefined) duplicates.push(event.dedupeKey);
+    else created.push({ id: Number(row.id), messageId, source: message.source, senderId, dedupeKey: event.dedupeKey, parsedPayload: event.parsedPayload, receivedAt, state: 'received', stateReason: null });
+  }
+  let jobCount = 0;
+  for (const event of created) {
+    const jobs = jobsFor(event).map((job) => ({ ...job, eventId: job.eventId ?? event.id }));
+    jobCount += enqueueJobs(q, jobs, now).length;
+  }
+  return { created, duplicates, jobCount };
+}
+
+const candidate = (row: Row): Candidate => ({ id: Number(row.id), coalesceKey: row.coalesce_key == null ? null : String(row.coalesce_key), runAt: Number(row.run_at) });
+
+export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: number }): Job[] {
+  const { owner, limit, leaseMs, now } = options;
+  if (limit <= 0) return [];
+  const candidates = [...q.all(SQL.claimExpired, now, limit), ...q.all(SQL.claimPending, now, limit)].map(candidate);
+  return pickClaimable(candidates, limit).flatMap((picked) => {
+    const row = q.get(SQL.markClaimed, picked.id, owner, now + leaseMs, now);
+    return row === undefined ? [] : [jobFromRow(row)];
+  });
+}
+
+export function finishJob(q: SqliteQueries, finish: FinishJob, now: number): { finished: boolean; wake: boolean } {
+  const params = finishParams(finish.outcome, finish.attempt !== undefined);
+  const row = q.get(SQL.finish, finish.jobId, finish.leaseOwner, ...params, now);
+  // Lease lost (expired and claimed by another worker, or released): change nothing.
+  if (row === undefined) return { finished: false, wake: false };
+  if (finish.attempt) q.run(SQL.insertAttempt, finish.jobId, ...attemptParams(finish.attempt));
+  if (finish.enqueue?.length) enqueueJobs(q, finish.enqueue, now);
+  if (finish.eventUpdate) q.run(SQL.updateEvent, finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null);
+  return { finished: true, wake: finishWakes(finish, row.coalesce_key == null ? null : String(row.coalesce_key)) };
+}

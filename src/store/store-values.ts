@@ -1,0 +1,26 @@
+/** Value conversions shared by both engines: JSON columns and bounded text. */
+
+/** JSON columns are TEXT; `undefined` is stored as JSON null so every row parses back. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value ?? null);
+}
+
+export function fromJson(text: unknown): unknown {
+  return typeof text === 'string' ? JSON.parse(text) : null;
+}
+
+export const EXCERPT_MAX_BYTES = 4096;
+
+/**
+ * Cuts a response excerpt to at most 4 KB of UTF-8 (issue 3: "response excerpt ≤ 4 KB"), on a
+ * character boundary so the stored text never ends in half a character.
+ */
+export function truncateExcerpt(text: string | undefined, maxBytes = EXCERPT_MAX_BYTES): string | null {
+  if (text === undefined) return null;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  // 0b10xxxxxx is a continuation byte: step back to the start of the character it belongs to.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString('utf8');
+}

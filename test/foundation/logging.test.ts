@@ -1,0 +1,110 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { requestContext } from '../../src/logger.ts';
+import { buildApp } from '../support/build-app.ts';
+import { captureLogs } from '../support/log-capture.ts';
+
+describe('access log', () => {
+  it('when a request is answered, then one line records method, route, status and duration with its request id', async () => {
+    // Arrange
+    const { app, logs } = buildApp();
+
+    // Act
+    const reply = await request(app).get('/healthz?probe=1').set('X-Request-Id', 'access-1');
+
+    // Assert
+    const access = await logs.waitForLine((line) => line.message === 'request');
+    expect(access).toMatchObject({ level: 'info', method: 'GET', route: '/healthz', path: '/healthz', status: 200, requestId: 'access-1' });
+    expect(access.ms).toEqual(expect.any(Number));
+    expect(access.ms as number).toBeGreaterThanOrEqual(0);
+    expect(logs.lines().filter((line) => line.message === 'request')).toHaveLength(1);
+    expect(reply.status).toBe(200);
+  });
+
+  it('when no route matches, then the access line says unmatched with status 404 and the refusal line carries the request id', async () => {
+    // Arrange
+    const { app, logs } = buildApp();
+
+    // Act
+    await request(app).delete('/nothing/here').set('X-Request-Id', 'miss-1');
+
+    // Assert
+    const access = await logs.waitForLine((line) => line.message === 'request');
+    expect(access).toMatchObject({ method: 'DELETE', route: '(unmatched)', status: 404, requestId: 'miss-1' });
+    // The refusal is logged by the error handler, which never passes the id: it comes from the request context.
+    const refusal = logs.lines().find((line) => line.message === 'request refused');
+    expect(refusal).toMatchObject({ level: 'warn', code: 'not_found', requestId: 'miss-1' });
+  });
+
+  it('when code logs inside a request context, then the line carries that request id without passing it', () => {
+    // Arrange
+    const { logger, lines } = captureLogs();
+
+    // Act
+    requestContext.run({ requestId: 'ctx-7' }, () => logger.info('remap queued', { deliveryId: 3 }));
+    logger.info('outside any request');
+
+    // Assert
+    expect(lines()).toEqual([
+      expect.objectContaining({ message: 'remap queued', deliveryId: 3, requestId: 'ctx-7' }),
+      expect.not.objectContaining({ requestId: expect.anything() }),
+    ]);
+  });
+});
+
+describe('secret redaction', () => {
+  const apiKey = 'mk_live_7f3c9a1be2d54c0aa1';
+  const bearer = 'eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu.sig';
+
+  it('when a request carries X-API-Key and Authorization, then neither value appears in the captured output', async () => {
+    // Arrange
+    const { app, logs } = buildApp();
+
+    // Act
+    await request(app).get('/missing').set('X-API-Key', apiKey).set('Authorization', `Bearer ${bearer}`);
+    await request(app).get('/healthz').set('X-API-Key', apiKey).set('Authorization', `Bearer ${bearer}`);
+
+    // Assert
+    await logs.waitForLine((line) => line.message === 'request' && line.route === '/healthz');
+    expect(logs.lines().length).toBeGreaterThanOrEqual(3);
+    expect(logs.text()).not.toContain(apiKey);
+    expect(logs.text()).not.toContain(bearer);
+  });
+
+  it('when headers are logged as metadata, then secret-named keys are redacted and other keys kept', () => {
+    // Arrange
+    const { logger, text, lines } = captureLogs();
+
+    // Act
+    logger.info('inbound', {
+      headers: { 'x-api-key': apiKey, authorization: `Bearer ${bearer}`, 'content-type': 'text/xml' },
+      nested: [{ accessToken: bearer, clientSecret: 'cs-123456', privateKey: '-----BEGIN PRIVATE KEY-----x', note: 'kept' }],
+    });
+
+    // Assert
+    expect(text()).not.toContain(apiKey);
+    expect(text()).not.toContain(bearer);
+    expect(text()).not.toContain('cs-123456');
+    expect(text()).not.toContain('BEGIN PRIVATE KEY');
+    expect(lines()[0]).toMatchObject({
+      headers: { 'x-api-key': '[redacted]', authorization: '[redacted]', 'content-type': 'text/xml' },
+      nested: [{ accessToken: '[redacted]', clientSecret: '[redacted]', privateKey: '[redacted]', note: 'kept' }],
+    });
+  });
+
+  it('when a configured secret value appears anywhere (message, error, free text), then it is replaced', async () => {
+    // Arrange: the admin key comes from configuration, as server.ts passes secretValues(config).
+    const adminKey = 'adm-0123456789abcdef-rotated';
+    const { app, logs } = buildApp({ env: { ADMIN_API_KEYS: adminKey, MOMENTUM_API_KEY: apiKey } });
+
+    // Act
+    logs.logger.warn(`login with ${adminKey}`, { error: new Error(`upstream refused ${apiKey}`), detail: `key=${adminKey}` });
+    await request(app).get(`/no-route/${adminKey}`);
+
+    // Assert
+    await logs.waitForLine((line) => line.message === 'request' && line.status === 404);
+    expect(logs.text()).not.toContain(adminKey);
+    expect(logs.text()).not.toContain(apiKey);
+    expect(logs.lines()[0]).toMatchObject({ message: 'login with [redacted]', detail: 'key=[redacted]', error: { message: 'upstream refused [redacted]' } });
+  });
+});

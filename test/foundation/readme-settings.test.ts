@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { settingNames } from '../../src/config.ts';
+import { renderSettingsTable, settingsSection } from '../../scripts/settings-docs.ts';
+
+const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+
+describe('README settings table', () => {
+  it('when compared with the table generated from the config schema, then it is identical', () => {
+    // Arrange
+    const generated = renderSettingsTable();
+
+    // Act
+    const inReadme = settingsSection(readme);
+
+    // Assert
+    expect(inReadme, 'README settings table is stale: run npm run docs:settings').toBe(generated);
+  });
+
+  it('when generated, then it has one row per setting, in schema order', () => {
+    // Arrange
+    const rows = renderSettingsTable().split('\n').slice(2);
+
+    // Act
+    const names = rows.map((row) => /^\| `([A-Z0-9_]+)` \|/.exec(row)?.[1]);
+
+    // Assert
+    expect(names).toEqual(settingNames());
+  });
+});

@@ -1,0 +1,241 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createJobRegistry } from '../../src/jobs/registry.ts';
+import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
+import type { JobHandler } from '../../src/jobs/types.ts';
+import { createWorker, type Worker, type WorkerOptions } from '../../src/jobs/worker.ts';
+import type { Store } from '../../src/store/types.ts';
+import { startRecordingServer, type RecordingServer, type Responder } from './fakes/recording-server.ts';
+import { captureLogger } from './support/capture-logger.ts';
+import { createPostHandler } from './support/post-handler.ts';
+import { openTestStore } from './support/test-store.ts';
+import { waitFor } from './support/wait-for.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A store, a recorder and a worker whose `post` kind POSTs to the recorder; the worker is not started. */
+async function setup(options: { responder?: Responder; handlers?: Record<string, JobHandler>; worker?: Partial<WorkerOptions> } = {}) {
+  const store = await openTestStore();
+  const recorder = await startRecordingServer(options.responder);
+  const { logger, lines } = captureLogger();
+  const finished: JobFinishedEvent[] = [];
+  const registry = createJobRegistry({ post: createPostHandler({ url: recorder.url }), ...options.handlers });
+  const worker = createWorker({
+    store, registry, logger, concurrency: 4, retrySchedule: [0, 50, 50], leaseMs: 5_000,
+    // A long idle check: a job that runs at once was woken by its enqueue, not found by the timer.
+    maxIdleMs: 60_000,
+    onJobFinished: (event) => finished.push(event),
+    ...options.worker,
+  });
+  cleanups.push(async () => {
+    await worker.stop(1_000);
+    await recorder.close();
+    await store.close();
+  });
+  return { store, recorder, worker, finished, lines };
+}
+
+const state = async (store: Store, id: number) => (await store.getJob(id))?.state;
+const settled = (store: Store, id: number, expected: string) => async () => (await state(store, id)) === expected;
+
+describe('createWorker', () => {
+  it('when a job is enqueued to an idle worker, then it is sent at once without waiting for the idle timer', async () => {
+    const { store, recorder, worker, finished, lines } = await setup();
+    worker.start();
+    await waitFor('the worker to go idle', async () => (await store.nextDueAt()) === undefined);
+
+    const [job] = await store.enqueue([{ kind: 'post', payload: { meeting: 'm-1', secretNote: 'payload-only' } }]);
+
+    await waitFor('the job to succeed', settled(store, job!.id, 'succeeded'), 5_000);
+    expect(recorder.requests.map((request) => [request.jobId, request.body])).toEqual([[job!.id, { meeting: 'm-1', secretNote: 'payload-only' }]]);
+    expect(await store.getJob(job!.id)).toMatchObject({ attempts: 1, leaseOwner: null });
+    expect(finished).toEqual([expect.objectContaining({ jobId: job!.id, kind: 'post', state: 'succeeded', attempts: 1, recorded: true })]);
+    const line = lines().find((entry) => entry.message === 'job finished');
+    expect(line).toMatchObject({ level: 'info', jobId: job!.id, kind: 'post', state: 'succeeded', attempts: 1, ms: expect.any(Number) });
+    expect(JSON.stringify(lines())).not.toContain('payload-only');
+  });
+
+  it('when the upstream fails once with 500, then the job is retried on the schedule and succeeds', async () => {
+    const { store, recorder, worker } = await setup({ responder: (_request, seen) => ({ status: seen === 0 ? 500 : 200 }) });
+    const [job] = await store.enqueue([{ kind: 'post', payload: { n: 1 } }]);
+
+    worker.start();
+
+    await waitFor('the retry to succeed', settled(store, job!.id, 'succeeded'));
+    expect(recorder.counts().get(job!.id)).toBe(2);
+    expect(await store.getJob(job!.id)).toMatchObject({ attempts: 2 });
+    expect((await store.getAttempts(job!.id)).map((attempt) => attempt.status)).toEqual([500, 200]);
+  });
+
+  it('when the upstream keeps failing, then the job is dead after the last schedule step', async () => {
+    const { store, recorder, worker, finished, lines } = await setup({ responder: () => ({ status: 503 }) });
+    const [job] = await store.enqueue([{ kind: 'post', payload: {} }]);
+
+    worker.start();
+
+    await waitFor('the job to die', settled(store, job!.id, 'dead'));
+    const stored = await store.getJob(job!.id);
+    expect(stored).toMatchObject({ attempts: 3 });
+    expect(stored?.lastError).toContain('gave up after 3 attempts: HTTP 503');
+    expect(recorder.counts().get(job!.id)).toBe(3);
+    expect(finished.map((event) => event.state)).toEqual(['retry', 'retry', 'dead']);
+    expect(lines().filter((entry) => entry.message === 'job finished').map((entry) => entry.level)).toEqual(['info', 'info', 'warn']);
+  });
+
+  it('when a handler reports retryable failures without an attempt record, then attempts still count and the job dies on schedule', async () => {
+    const bare: JobHandler = async () => ({ kind: 'retryable', error: 'upstream unreachable' });
+    const { store, worker } = await setup({ handlers: { bare } });
+    const [job] = await store.enqueue([{ kind: 'bare', payload: {} }]);
+
+    worker.start();
+
+    await waitFor('the job to die', settled(store, job!.id, 'dead'));
+    expect(await store.getJob(job!.id)).toMatchObject({ attempts: 3, lastError: 'gave up after 3 attempts: upstream unreachable' });
+    expect((await store.getAttempts(job!.id)).map((attempt) => attempt.errorClass)).toEqual(['error', 'error', 'error']);
+  });
+
+  it('when the upstream rejects with 400, then the job is dead at once and not retried', async () => {
+    const { store, recorder, worker } = await setup({ responder: () => ({ status: 400 }) });
+    const [job] = await store.enqueue([{ kind: 'post', payload: {} }]);
+
+    worker.start();
+
+    await waitFor('the job to die', settled(store, job!.id, 'dead'));
+    expect(await store.getJob(job!.id)).toMatchObject({ attempts: 1, lastError: 'HTTP 400' });
+    expect(recorder.counts().get(job!.id)).toBe(1);
+  });
+
+  it('when a handler defers twice for pacing, then the deferrals do not count as attempts', async () => {
+    let calls = 0;
+    const pacedThenOk: JobHandler = async (_job, context) => (++calls <= 2 ? { kind: 'deferred', runAt: context.now() + 20 } : { kind: 'succeeded' });
+    const { store, worker, finished } = await setup({ handlers: { paced: pacedThenOk }, worker: { maxIdleMs: 100 } });
+    const [job] = await store.enqueue([{ kind: 'paced', payload: {} }]);
+
+    worker.start();
+
+    await waitFor('the job to succeed', settled(store, job!.id, 'succeeded'));
+    expect(calls).toBe(3);
+    expect(await store.getJob(job!.id)).toMatchObject({ attempts: 1 });
+    expect(finished.map((event) => [event.state, event.attempts])).toEqual([['deferred', 0], ['deferred', 0], ['succeeded', 1]]);
+  });
+
+  it('when three jobs for one key are enqueued while the first is pending, then only the newest is sent', async () => {
+    const { store, recorder, worker } = await setup();
+    const [first] = await store.enqueue([{ kind: 'post', payload: { version: 1 }, coalesceKey: 'meeting-42' }]);
+    const [second] = await store.enqueue([{ kind: 'post', payload: { version: 2 }, coalesceKey: 'meeting-42' }]);
+    const [third] = await store.enqueue([{ kind: 'post', payload: { version: 3 }, coalesceKey: 'meeting-42' }]);
+
+    worker.start();
+
+    await waitFor('the newest to succeed', settled(store, third!.id, 'succeeded'));
+    expect(recorder.requests.map((request) => request.body)).toEqual([{ version: 3 }]);
+    expect(await store.getJob(first!.id)).toMatchObject({ state: 'superseded', attempts: 0 });
+    expect(await store.getJob(second!.id)).toMatchObject({ state: 'superseded', attempts: 0, supersededBy: third!.id });
+  });
+
+  it('when a job of a key is running, then the next job of that key waits for it while other keys go ahead', async () => {
+    const { store, recorder, worker } = await setup({
+      responder: (request) => ((request.body as { slow?: boolean }).slow ? { status: 200, delayMs: 300 } : { status: 200 }),
+    });
+    worker.start();
+    const [running] = await store.enqueue([{ kind: 'post', payload: { slow: true }, coalesceKey: 'meeting-7' }]);
+    await waitFor('the slow job to reach the upstream', () => recorder.requests.length === 1);
+
+    const [next] = await store.enqueue([{ kind: 'post', payload: { step: 2 }, coalesceKey: 'meeting-7' }]);
+    const [other] = await store.enqueue([{ kind: 'post', payload: { step: 'other' }, coalesceKey: 'meeting-8' }]);
+    await waitFor('the other key to be sent', () => recorder.counts().has(other!.id));
+    const runningWhenOtherWasSent = await state(store, running!.id);
+    await waitFor('the next job to succeed', settled(store, next!.id, 'succeeded'));
+
+    expect(runningWhenOtherWasSent).toBe('running');
+    const [slow, , after] = recorder.requests;
+    expect(recorder.requests.map((request) => request.jobId)).toEqual([running!.id, other!.id, next!.id]);
+    expect(after!.at).toBeGreaterThanOrEqual(slow!.repliedAt!);
+    expect(await store.getJob(running!.id)).toMatchObject({ state: 'succeeded', attempts: 1 });
+    expect(await store.getJob(next!.id)).toMatchObject({ attempts: 1, supersededBy: null });
+  });
+
+  it('when a job kind has no handler, then the job is dead with a reason naming the kind and nothing is sent', async () => {
+    const { store, recorder, worker } = await setup();
+    const [job] = await store.enqueue([{ kind: 'calendar-sink', payload: {} }]);
+
+    worker.start();
+
+    await waitFor('the job to die', settled(store, job!.id, 'dead'));
+    expect((await store.getJob(job!.id))?.lastError).toBe('no handler registered for job kind "calendar-sink" (known: post)');
+    expect(recorder.requests).toEqual([]);
+  });
+
+  it('when a handler throws, then the job is retried with the error message and the throw is logged', async () => {
+    let calls = 0;
+    const flaky: JobHandler = async () => {
+      if (++calls === 1) throw new Error('mapping rules not loaded');
+      return { kind: 'succeeded' };
+    };
+    const { store, worker, lines } = await setup({ handlers: { flaky } });
+    const [job] = await store.enqueue([{ kind: 'flaky', payload: {} }]);
+
+    worker.start();
+
+    await waitFor('the job to succeed', settled(store, job!.id, 'succeeded'));
+    expect(await store.getJob(job!.id)).toMatchObject({ attempts: 2 });
+    expect((await store.getAttempts(job!.id))[0]).toMatchObject({ errorClass: 'exception', responseExcerpt: 'mapping rules not loaded' });
+    expect(lines()).toContainEqual(expect.objectContaining({ level: 'warn', message: 'job handler threw', error: 'mapping rules not loaded', jobId: job!.id }));
+  });
+
+  it('when a job runs longer than its lease, then the lease is extended and no other worker runs it', async () => {
+    const { store, recorder, worker } = await setup({ responder: () => ({ status: 200, delayMs: 600 }), worker: { leaseMs: 150 } });
+    const { logger } = captureLogger();
+    const rival: Worker = createWorker({
+      store, logger, registry: createJobRegistry({ post: createPostHandler({ url: recorder.url }) }),
+      concurrency: 1, retrySchedule: [0], leaseMs: 150, maxIdleMs: 20,
+    });
+    cleanups.push(() => rival.stop(1_000));
+    const [job] = await store.enqueue([{ kind: 'post', payload: {} }]);
+    worker.start();
+    await waitFor('the job to reach the upstream', () => recorder.requests.length === 1);
+
+    rival.start();
+
+    await waitFor('the job to succeed', settled(store, job!.id, 'succeeded'));
+    expect(recorder.counts().get(job!.id)).toBe(1);
+    expect(await store.getJob(job!.id)).toMatchObject({ attempts: 1 });
+  });
+
+  it('when stopped with jobs still running past the deadline, then they are aborted and their leases released', async () => {
+    const signals: AbortSignal[] = [];
+    const hang: JobHandler = (_job, context) =>
+      new Promise((resolve) => {
+        signals.push(context.signal);
+        context.signal.addEventListener('abort', () => resolve({ kind: 'retryable', error: 'aborted' }));
+      });
+    const { store, worker } = await setup({ handlers: { hang } });
+    const jobs = await store.enqueue([{ kind: 'hang', payload: {} }, { kind: 'hang', payload: {} }]);
+    worker.start();
+    await waitFor('both jobs to start', () => signals.length === 2);
+
+    await worker.stop(50);
+
+    expect(worker.isRunning()).toBe(false);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+    for (const job of jobs) {
+      expect(await store.getJob(job.id)).toMatchObject({ state: 'pending', leaseOwner: null, attempts: 0 });
+      expect(await store.getAttempts(job.id)).toEqual([]);
+    }
+  });
+
+  it('when stopped while a job finishes within the deadline, then its outcome is stored and nothing new is claimed', async () => {
+    const { store, recorder, worker } = await setup({ responder: () => ({ status: 200, delayMs: 150 }), worker: { concurrency: 1 } });
+    const [first, second] = await store.enqueue([{ kind: 'post', payload: { n: 1 } }, { kind: 'post', payload: { n: 2 } }]);
+    worker.start();
+    await waitFor('the first job to reach the upstream', () => recorder.requests.length === 1);
+
+    await worker.stop(5_000);
+
+    expect(await store.getJob(first!.id)).toMatchObject({ state: 'succeeded', attempts: 1 });
+    expect(await store.getJob(second!.id)).toMatchObject({ state: 'pending', attempts: 0, leaseOwner: null });
+    expect(recorder.counts().has(second!.id)).toBe(false);
+  });
+});

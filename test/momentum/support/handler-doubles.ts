@@ -1,0 +1,47 @@
+import type { JobContext, RateLimiter } from '../../../src/jobs/types.ts';
+import type { Logger } from '../../../src/logger.ts';
+import type { Job } from '../../../src/store/types.ts';
+
+export const NOW = Date.parse('2026-05-08T14:00:00.000Z');
+
+export function makeJob(overrides: Partial<Job> = {}): Job {
+  return {
+    id: 101,
+    kind: 'remap',
+    payload: {},
+    coalesceKey: null,
+    state: 'running',
+    attempts: 0,
+    runAt: NOW,
+    leaseOwner: 'test-worker',
+    leaseUntil: NOW + 60_000,
+    createdAt: NOW,
+    updatedAt: NOW,
+    eventId: null,
+    supersededBy: null,
+    replayOf: null,
+    lastError: null,
+    result: null,
+    ...overrides,
+  };
+}
+
+export function makeContext(logger: Logger, signal: AbortSignal = new AbortController().signal): JobContext {
+  return { logger, signal, now: () => NOW };
+}
+
+/** A limiter that answers `take` with the scripted wait and records every call. */
+export function recordingLimiter(waitMs = 0): RateLimiter & { taken: string[]; blocks: Array<{ key: string; untilMs: number }> } {
+  const taken: string[] = [];
+  const blocks: Array<{ key: string; untilMs: number }> = [];
+  return {
+    taken,
+    blocks,
+    take: async (key) => {
+      taken.push(key);
+      return waitMs;
+    },
+    block: async (key, untilMs) => void blocks.push({ key, untilMs }),
+    state: async () => undefined,
+  };
+}
