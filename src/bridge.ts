@@ -19,7 +19,9 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   const server = app.listen(config.PORT, config.HOST);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  // A wildcard address is not one a client can dial; an IPv6 literal needs brackets in a URL.
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const url = `http://${host}:${port}`;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

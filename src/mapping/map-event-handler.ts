@@ -4,6 +4,7 @@ import type { Logger } from '../logger.ts';
 import { isSalesforceLookupError, type SalesforceDirectory } from '../salesforce/directory.ts';
 import type { Store } from '../store/types.ts';
 import { UnmappableEventError, type EventMapper } from './event-mapper.ts';
+import type { MappingOutcome } from './mapping-outcome.ts';
 import type { MappingRules } from './rules-schema.ts';
 import { createSalesforceEventMapper } from './salesforce-event-mapper.ts';
 
@@ -38,6 +39,11 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     salesforce: createSalesforceEventMapper({ rules: deps.rules, ...(deps.directory ? { directory: deps.directory } : {}) }),
     ...deps.mappers,
   };
+  deps.logger.debug('map-event handler ready', {
+    sources: Object.keys(mappers),
+    sObjectTypes: Object.entries(deps.rules.sObjects).filter(([, rule]) => rule.enabled).map(([type]) => type),
+    ownerLookups: deps.directory !== undefined,
+  });
 
   return async (job, context) => {
     const payload = mapEventPayloadSchema.safeParse(job.payload);
@@ -49,7 +55,7 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     if (mapper === undefined) return dead(`no mapper for inbound events from source "${event.source}"`, eventId);
 
     const startedAt = context.now();
-    let outcome;
+    let outcome: MappingOutcome;
     try {
       outcome = await mapper(event, { logger: context.logger, signal: context.signal });
     } catch (error) {

@@ -13,7 +13,7 @@ export type SalesforceAuthSettings = Pick<
   | 'SALESFORCE_PRIVATE_KEY_FILE'
 >;
 
-const JWT_NEEDS = 'SALESFORCE_CLIENT_ID, SALESFORCE_USERNAME and SALESFORCE_PRIVATE_KEY or SALESFORCE_PRIVATE_KEY_FILE (JWT bearer flow)';
+const JWT_NEEDS = 'SALESFORCE_CLIENT_ID, SALESFORCE_USERNAME and SALESFORCE_PRIVATE_KEY or SALESFORCE_PRIVATE_KEY_FILE';
 const CC_NEEDS = 'SALESFORCE_CLIENT_ID and SALESFORCE_CLIENT_SECRET (client credentials flow)';
 
 function readPrivateKey(config: SalesforceAuthSettings): string {
@@ -60,7 +60,7 @@ export function salesforceAuthFromConfig(config: SalesforceAuthSettings): Salesf
     return { flow: 'jwt-bearer', loginUrl, clientId, username, privateKey: readPrivateKey(config) };
   }
   if (clientId === undefined || config.SALESFORCE_CLIENT_SECRET === undefined) {
-    throw new ConfigError([`SALESFORCE_*: Salesforce lookups need ${CC_NEEDS}, or ${JWT_NEEDS}`]);
+    throw new ConfigError([`SALESFORCE_*: Salesforce lookups need ${CC_NEEDS}, or ${JWT_NEEDS} (JWT bearer flow)`]);
   }
   return { flow: 'client-credentials', loginUrl, clientId, clientSecret: config.SALESFORCE_CLIENT_SECRET };
 }

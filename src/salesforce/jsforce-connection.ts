@@ -36,8 +36,6 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
 export function createSalesforceApi(options: SalesforceApiOptions): SalesforceApi {
   const { auth } = options;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  // The loop in refreshFn needs the connection and the connection needs refreshFn: declared first.
-  let login: () => Promise<void> = async () => undefined;
   const connection = new Connection({
     loginUrl: auth.loginUrl,
     version: options.apiVersion,
@@ -51,7 +49,7 @@ export function createSalesforceApi(options: SalesforceApiOptions): SalesforceAp
     },
   });
 
-  login = () => {
+  function login(): Promise<void> {
     const grant =
       auth.flow === 'client-credentials'
         ? connection.authorize({ grant_type: 'client_credentials' }).then(() => undefined)
@@ -59,7 +57,7 @@ export function createSalesforceApi(options: SalesforceApiOptions): SalesforceAp
             await connection.authorize({ grant_type: JWT_BEARER_GRANT, assertion });
           });
     return withDeadline(grant, timeoutMs, `Salesforce ${auth.flow} authentication`);
-  };
+  }
 
   let session: Promise<void> | undefined;
   const ensureSession = () =>

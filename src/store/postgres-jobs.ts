@@ -53,7 +53,7 @@ export async function enqueueJobs(client: Client, jobs: readonly NewJob[], now: 
 export async function ingestMessage(client: Client, message: NewInboundMessage, jobsFor: (event: InboundEvent) => NewJob[], now: number): Promise<IngestResult & { jobCount: number }> {
   const receivedAt = message.receivedAt ?? now;
   const senderId = message.senderId ?? null;
-  const [messageRow] = await rows(client, SQL.insertMessage, [message.source, senderId, message.rawPayload, receivedAt]);
+  const [messageRow] = await rows(client, `${SQL.insertMessage} RETURNING id`, [message.source, senderId, message.rawPayload, receivedAt]);
   const messageId = Number(messageRow?.id);
   // A key repeated inside one message is a duplicate of its first occurrence.
   const seen = new Set<string>();

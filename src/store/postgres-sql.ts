@@ -42,7 +42,7 @@ export const PG = {
   runningKeysOf: `SELECT DISTINCT coalesce_key FROM jobs WHERE state = 'running' AND lease_owner = $1 AND coalesce_key IS NOT NULL`,
   extendLeases: `UPDATE jobs SET lease_until = $3, updated_at = $4 WHERE id = ANY(CAST($1 AS BIGINT[])) AND state = 'running' AND lease_owner = $2`,
 
-  ensureBucket: `INSERT INTO rate_buckets (key, tokens, updated_at, blocked_until) VALUES ($1, $2, $3, NULL) ON CONFLICT (key) DO NOTHING`,
+  insertBucket: `INSERT INTO rate_buckets (key, tokens, updated_at, blocked_until) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING`,
   lockBucket: `${SQL.getBucket} FOR UPDATE`,
 
   notify: `SELECT pg_notify($1, $2)`,

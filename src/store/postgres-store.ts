@@ -53,11 +53,17 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     const [row] = await db.query(sql, params);
     return row === undefined ? undefined : map(row);
   };
-  const updateBucket = (key: string, capacity: number, now: number, change: (row: BucketRow | undefined) => BucketRow) =>
+  const updateBucket = (key: string, change: (row: BucketRow | undefined) => BucketRow) =>
     db.transaction(async (client) => {
       // The row lock makes read-refill-take atomic across instances sharing the budget.
-      await client.query(PG.ensureBucket, [key, capacity, now]);
-      const current = bucketFromRow((await client.query(PG.lockBucket, [key])).rows[0]);
+      const locked = async () => bucketFromRow((await client.query(PG.lockBucket, [key])).rows[0]);
+      let current = await locked();
+      if (current === undefined) {
+        const first = change(undefined);
+        const inserted = await client.query(PG.insertBucket, [key, first.tokens, first.updatedAt, first.blockedUntil]);
+        if (inserted.rowCount === 1) return;
+        current = await locked(); // another instance created it meanwhile
+      }
       const next = change(current);
       await client.query(SQL.putBucket, [key, next.tokens, next.updatedAt, next.blockedUntil]);
     });
@@ -114,14 +120,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
     async takeToken(key, capacity, windowMs, now = Date.now()) {
       let wait = 0;
-      await updateBucket(key, capacity, now, (row) => {
+      await updateBucket(key, (row) => {
         const taken = take(row, capacity, windowMs, now);
         wait = taken.wait;
         return taken.row;
       });
       return wait;
     },
-    blockBucket: (key, untilMs) => updateBucket(key, 0, Date.now(), (row) => block(row, untilMs)),
+    blockBucket: (key, untilMs) => updateBucket(key, (row) => block(row, untilMs)),
     async bucketState(key, capacity, windowMs, now = Date.now()) {
       const [row] = await db.query(SQL.getBucket, [key]);
       return view(bucketFromRow(row), capacity, windowMs, now);

@@ -15,13 +15,14 @@ const KEY_FREE = `(j.coalesce_key IS NULL OR NOT EXISTS (
 const PENDING_OF_KEY = `(SELECT p.id FROM jobs p WHERE p.coalesce_key = jobs.coalesce_key AND p.state = 'pending')`;
 
 export const SQL = {
-  insertMessage: `INSERT INTO inbound_messages (source, sender_id, raw_payload, received_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+  /** Inserts below end without RETURNING: SQLite reads the rowid cheaper; PostgreSQL appends `RETURNING id`. */
+  insertMessage: `INSERT INTO inbound_messages (source, sender_id, raw_payload, received_at) VALUES ($1, $2, $3, $4)`,
 
   insertEvent: `INSERT INTO inbound_events (message_id, source, sender_id, dedupe_key, parsed_payload, received_at, state)
-    VALUES ($1, $2, $3, $4, $5, $6, 'received') ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
+    VALUES ($1, $2, $3, $4, $5, $6, 'received') ON CONFLICT (dedupe_key) DO NOTHING`,
 
   insertJob: `INSERT INTO jobs (kind, payload, coalesce_key, state, attempts, run_at, created_at, updated_at, event_id, replay_of)
-    VALUES ($1, $2, $3, 'pending', 0, $4, $5, $5, $6, $7) RETURNING id`,
+    VALUES ($1, $2, $3, 'pending', 0, $4, $5, $5, $6, $7)`,
 
   /** Coalescing, step 1: the key's pending job steps aside (its successor is filled in once inserted). */
   supersedePending: `UPDATE jobs SET state = 'superseded', updated_at = $2 WHERE coalesce_key = $1 AND state = 'pending' RETURNING id`,

@@ -37,8 +37,7 @@ export function enqueueJobs(q: SqliteQueries, jobs: readonly NewJob[], now: numb
     const key = job.coalesceKey ?? null;
     // The unique pending index allows one pending job per key: the old one steps aside first.
     const replaced = key === null ? [] : q.all(SQL.supersedePending, key, now).map((row) => Number(row.id));
-    const inserted = q.get(SQL.insertJob, job.kind, toJson(job.payload), key, job.runAt ?? now, now, job.eventId ?? null, job.replayOf ?? null);
-    const id = Number(inserted?.id);
+    const id = Number(q.insert(SQL.insertJob, job.kind, toJson(job.payload), key, job.runAt ?? now, now, job.eventId ?? null, job.replayOf ?? null));
     for (const oldId of replaced) {
       q.run(SQL.setSupersededBy, oldId, id);
       const earlier = created.get(oldId);
@@ -52,13 +51,13 @@ export function enqueueJobs(q: SqliteQueries, jobs: readonly NewJob[], now: numb
 export function ingestMessage(q: SqliteQueries, message: NewInboundMessage, jobsFor: (event: InboundEvent) => NewJob[], now: number): IngestResult & { jobCount: number } {
   const receivedAt = message.receivedAt ?? now;
   const senderId = message.senderId ?? null;
-  const messageId = Number(q.get(SQL.insertMessage, message.source, senderId, message.rawPayload, receivedAt)?.id);
+  const messageId = Number(q.insert(SQL.insertMessage, message.source, senderId, message.rawPayload, receivedAt));
   const created: InboundEvent[] = [];
   const duplicates: string[] = [];
   for (const event of message.events) {
-    const row = q.get(SQL.insertEvent, messageId, message.source, senderId, event.dedupeKey, toJson(event.parsedPayload), receivedAt);
-    if (row === undefined) duplicates.push(event.dedupeKey);
-    else created.push({ id: Number(row.id), messageId, source: message.source, senderId, dedupeKey: event.dedupeKey, parsedPayload: event.parsedPayload, receivedAt, state: 'received', stateReason: null });
+    const id = q.insert(SQL.insertEvent, messageId, message.source, senderId, event.dedupeKey, toJson(event.parsedPayload), receivedAt);
+    if (id === undefined) duplicates.push(event.dedupeKey);
+    else created.push({ id, messageId, source: message.source, senderId, dedupeKey: event.dedupeKey, parsedPayload: event.parsedPayload, receivedAt, state: 'received', stateReason: null });
   }
   let jobCount = 0;
   for (const event of created) {

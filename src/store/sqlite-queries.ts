@@ -9,6 +9,8 @@ export interface SqliteQueries {
   get(sql: string, ...params: Param[]): Row | undefined;
   all(sql: string, ...params: Param[]): Row[];
   run(sql: string, ...params: Param[]): number;
+  /** An INSERT without RETURNING (cheaper in SQLite): the new rowid, or undefined when nothing was inserted. */
+  insert(sql: string, ...params: Param[]): number | undefined;
 }
 
 export function createQueries(db: DatabaseSync): SqliteQueries {
@@ -25,5 +27,9 @@ export function createQueries(db: DatabaseSync): SqliteQueries {
     get: (sql, ...params) => prepare(sql).get(...params) as Row | undefined,
     all: (sql, ...params) => prepare(sql).all(...params) as Row[],
     run: (sql, ...params) => Number(prepare(sql).run(...params).changes),
+    insert: (sql, ...params) => {
+      const { changes, lastInsertRowid } = prepare(sql).run(...params);
+      return Number(changes) === 1 ? Number(lastInsertRowid) : undefined;
+    },
   };
 }

@@ -230,7 +230,7 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
       const state = calendar(calendarId);
       state.seq += 1;
       // Google's `updated` has millisecond precision; the sequence keeps two quick edits apart.
-      const stored = { kind: 'calendar#event', status: 'confirmed', ...event, updated: event.updated ?? new Date(Date.now() + state.seq).toISOString() };
+      const stored: Record<string, unknown> = { kind: 'calendar#event', status: 'confirmed', ...event, updated: event.updated ?? new Date(Date.now() + state.seq).toISOString() };
       const id = String(stored.id);
       state.history.set(id, [...(state.history.get(id) ?? []), { seq: state.seq, event: stored }]);
       return stored;

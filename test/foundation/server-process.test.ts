@@ -1,7 +1,7 @@
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { killAllBridges, launchBridge, spawnBridge } from '../support/spawn-bridge.ts';
 
 afterEach(killAllBridges);
@@ -57,6 +57,7 @@ describe('node src/server.ts', () => {
   it('when a .env file is in the working directory, then it is read, and the real environment wins over it', async () => {
     // Arrange
     const cwd = mkdtempSync(path.join(tmpdir(), 'bridge-env-'));
+    onTestFinished(() => rmSync(cwd, { recursive: true, force: true }));
     writeFileSync(path.join(cwd, '.env'), 'SALESFORCE_ORG_IDS=not-an-org-id\n');
 
     // Act
@@ -68,8 +69,6 @@ describe('node src/server.ts', () => {
     expect(fromFileExit.code).toBe(1);
     expect(fromFile.stderr()).toContain('SALESFORCE_ORG_IDS:');
     expect((await fetch(`${overridden.url}/healthz`)).status).toBe(200);
-    await overridden.kill();
-    rmSync(cwd, { recursive: true, force: true });
   });
 });
 

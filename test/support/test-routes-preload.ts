@@ -41,5 +41,5 @@ function handleTestRoute(req: http.IncomingMessage, res: http.ServerResponse): b
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function emitWithTestRoutes(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
   if (event === 'request' && handleTestRoute(args[0] as http.IncomingMessage, args[1] as http.ServerResponse)) return true;
-  return emit.call(this, event, ...args);
+  return Reflect.apply(emit, this, [event, ...args]) as boolean;
 };

@@ -1,0 +1,76 @@
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { createGenericReceiver } from '../src/calendar/generic-receiver.ts';
+import type { Config } from '../src/config.ts';
+import { AppError } from '../src/errors.ts';
+import type { Logger } from '../src/logger.ts';
+import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
+
+export const CALENDAR_EVENTS_PATH = '/calendar/events';
+
+export interface CalendarEventsRouterDeps {
+  config: Pick<Config, 'CALENDAR_WEBHOOK_SECRETS' | 'CALENDAR_MAX_BODY'>;
+  store: Pick<Store, 'ingest'>;
+  logger: Logger;
+  /** Jobs made for each new event; one `map-event` job by default. */
+  jobsFor?: (event: InboundEvent) => NewJob[];
+  now?: () => number;
+}
+
+const mapEventJob = (event: InboundEvent): NewJob[] => [{ kind: 'map-event', payload: { eventId: event.id }, eventId: event.id }];
+
+const requireJson: RequestHandler = (req, _res, next) => {
+  const type = (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  next(type === 'application/json' ? undefined : new AppError('unsupported_media_type', 'send Content-Type: application/json', { status: 415 }));
+};
+
+// body-parser's own 413 says "request entity too large"; say which limit and how big.
+const tooLarge = (maxBody: number): ErrorRequestHandler => (error, _req, _res, next) => {
+  next((error as { type?: unknown }).type === 'entity.too.large' ? new AppError('body_too_large', `body is larger than CALENDAR_MAX_BODY (${maxBody} bytes)`, { status: 413 }) : error);
+};
+
+/**
+ * `POST /calendar/events`: one meeting from any calendar, signed with Standard Webhooks
+ * (protocols.md §4). 202 once stored; 200 for a webhook-id already stored; 401/400/413 store nothing.
+ */
+export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
+  const secrets = deps.config.CALENDAR_WEBHOOK_SECRETS;
+  const receive = createGenericReceiver({ secrets, store: deps.store, jobsFor: deps.jobsFor ?? mapEventJob, ...(deps.now ? { now: deps.now } : {}) });
+  const router = Router();
+  const requireConfigured: RequestHandler = (_req, _res, next) =>
+    next(secrets.length === 0 ? new AppError('calendar_events_not_configured', 'set CALENDAR_WEBHOOK_SECRETS to accept signed calendar events', { status: 503 }) : undefined);
+  // The signature covers the exact bytes: the body is kept raw, never re-serialised before checking.
+  const readRaw = express.raw({ type: () => true, limit: deps.config.CALENDAR_MAX_BODY });
+
+  router.post(CALENDAR_EVENTS_PATH, requireConfigured, requireJson, readRaw, async (req, res) => {
+    const outcome = await receive({
+      webhookId: req.get('webhook-id'),
+      webhookTimestamp: req.get('webhook-timestamp'),
+      webhookSignature: req.get('webhook-signature'),
+      rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+    });
+    switch (outcome.kind) {
+      case 'unauthenticated':
+        throw new AppError(outcome.reason === 'stale_timestamp' ? 'stale_timestamp' : 'invalid_signature', outcome.message, { status: 401 });
+      case 'invalid_json':
+        throw new AppError('invalid_json', 'body is not valid UTF-8 JSON', { status: 400 });
+      case 'invalid_body':
+        throw new AppError('invalid_body', 'body does not match the calendar event schema (version 1)', {
+          status: 400,
+          details: { issues: outcome.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code, message: issue.message })) },
+        });
+      case 'duplicate':
+        deps.logger.info('calendar event already stored', { webhookId: outcome.webhookId });
+        res.status(200).json({ status: 'duplicate', webhookId: outcome.webhookId });
+        return;
+      case 'stored':
+        deps.logger.info('calendar event stored', { webhookId: outcome.webhookId, eventId: outcome.event.id });
+        res.status(202).json({ status: 'accepted', webhookId: outcome.webhookId, eventId: outcome.event.id });
+    }
+  });
+  router.all(CALENDAR_EVENTS_PATH, (req, res, next) => {
+    res.set('Allow', 'POST');
+    next(new AppError('method_not_allowed', `${req.method} is not allowed; calendar events are POSTed`, { status: 405 }));
+  });
+  router.use(CALENDAR_EVENTS_PATH, tooLarge(deps.config.CALENDAR_MAX_BODY));
+  return router;
+}

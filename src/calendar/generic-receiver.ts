@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+import { verifyStandardWebhook, type VerifyFailure } from '../ingest/standard-webhooks.ts';
+import type { InboundEvent, NewJob, Store } from '../store/types.ts';
+import { genericCalendarEventSchema } from './generic-event-schema.ts';
+import { normaliseGenericEvent } from './normalise.ts';
+
+/**
+ * `POST /calendar/events` without the HTTP: verify the Standard Webhooks signature on the raw
+ * bytes, then the JSON, then the schema; store the event once per webhook-id with its mapping job.
+ * Each refusal happens before anything is stored.
+ */
+
+export type GenericReceiveOutcome =
+  | { kind: 'unauthenticated'; reason: VerifyFailure; message: string }
+  | { kind: 'invalid_json' }
+  | { kind: 'invalid_body'; issues: z.core.$ZodIssue[] }
+  | { kind: 'stored'; webhookId: string; event: InboundEvent }
+  /** The same webhook-id again (a sender's retry): acknowledged, not stored or mapped again. */
+  | { kind: 'duplicate'; webhookId: string };
+
+export interface GenericReceiverDeps {
+  secrets: readonly string[];
+  store: Pick<Store, 'ingest'>;
+  jobsFor: (event: InboundEvent) => NewJob[];
+  now?: () => number;
+}
+
+export interface GenericDelivery {
+  webhookId: string | undefined;
+  webhookTimestamp: string | undefined;
+  webhookSignature: string | undefined;
+  rawBody: Buffer;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function createGenericReceiver(deps: GenericReceiverDeps) {
+  return async (delivery: GenericDelivery): Promise<GenericReceiveOutcome> => {
+    const verified = verifyStandardWebhook(
+      { id: delivery.webhookId, timestamp: delivery.webhookTimestamp, signature: delivery.webhookSignature, rawBody: delivery.rawBody },
+      deps.secrets,
+      { nowMs: (deps.now ?? Date.now)() },
+    );
+    if (!verified.ok) return { kind: 'unauthenticated', reason: verified.reason, message: verified.message };
+
+    let json: unknown;
+    try {
+      json = JSON.parse(utf8.decode(delivery.rawBody));
+    } catch {
+      return { kind: 'invalid_json' };
+    }
+    const parsed = genericCalendarEventSchema.safeParse(json);
+    if (!parsed.success) return { kind: 'invalid_body', issues: parsed.error.issues };
+
+    const result = await deps.store.ingest(
+      {
+        source: 'calendar',
+        senderId: verified.id,
+        rawPayload: delivery.rawBody.toString('utf8'),
+        // Standard Webhooks: a retry carries the same webhook-id, so it is the dedupe key (§4).
+        events: [{ dedupeKey: `calendar:${verified.id}`, parsedPayload: normaliseGenericEvent(parsed.data) }],
+      },
+      deps.jobsFor,
+    );
+    const event = result.created[0];
+    return event === undefined ? { kind: 'duplicate', webhookId: verified.id } : { kind: 'stored', webhookId: verified.id, event };
+  };
+}

@@ -1,0 +1,127 @@
+import { normaliseGoogleEvent } from '../calendar/normalise.ts';
+import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
+import type { InboundEvent, NewJob, Store } from '../store/types.ts';
+import type { CalendarClient, ListQuery } from './calendar-client.ts';
+import type { ChannelStore } from './channel-store.ts';
+import { GoogleApiError } from './google-api-error.ts';
+import { calendarSyncPayloadSchema } from './sync-jobs.ts';
+
+const DAY_MS = 86_400_000;
+// A sync that keeps getting 410 on a token it just received is a bug or a broken calendar: stop looping.
+const MAX_FULL_SYNC_RESTARTS = 1;
+
+export interface SyncHandlerDeps {
+  channels: ChannelStore;
+  client: CalendarClient;
+  store: Pick<Store, 'ingest'>;
+  /** INTERNAL_EMAIL_DOMAINS (for the "no external attendees" skip). */
+  internalDomains: readonly string[];
+  /** GOOGLE_FULL_SYNC_DAYS and GOOGLE_FULL_SYNC_DAYS_AHEAD: the window of a full sync. */
+  fullSyncDaysBack: number;
+  fullSyncDaysAhead: number;
+  /** The jobs each newly stored event gets; a `map-event` job by default. */
+  jobsFor?: (event: InboundEvent) => NewJob[];
+}
+
+export const mapEventJob = (event: InboundEvent): NewJob[] => [{ kind: 'map-event', payload: { eventId: event.id }, eventId: event.id }];
+
+interface SyncTally {
+  mode: 'incremental' | 'full';
+  pages: number;
+  changed: number;
+  stored: number;
+  duplicates: number;
+  skipped: Record<string, number>;
+  tokenDropped: boolean;
+}
+
+/**
+ * `calendar-sync` jobs (protocols.md §3): events.list from the stored sync token to the last page,
+ * each changed event stored once (dedupe `google:<id>:<updated>`) with its mapping job; the new
+ * token is stored only after the last page, so a failure part-way repeats the whole range (the
+ * dedupe absorbs what was already stored). 410 Gone drops the token and runs a bounded full sync.
+ */
+export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
+  const jobsFor = deps.jobsFor ?? mapEventJob;
+
+  async function storePage(calendarId: string, senderId: string, items: unknown[], tally: SyncTally): Promise<void> {
+    const events = [];
+    for (const item of items) {
+      const result = normaliseGoogleEvent(item, calendarId, deps.internalDomains);
+      if (result.kind === 'skipped') tally.skipped[result.reason] = (tally.skipped[result.reason] ?? 0) + 1;
+      else events.push({ dedupeKey: `google:${result.event.eventId}:${result.event.updated ?? ''}`, parsedPayload: result.event });
+    }
+    tally.changed += items.length;
+    if (events.length === 0) return;
+    const stored = await deps.store.ingest({ source: 'google', senderId, rawPayload: JSON.stringify({ calendarId, items }), events }, jobsFor);
+    tally.stored += stored.created.length;
+    tally.duplicates += stored.duplicates.length;
+  }
+
+  async function runSync(calendarId: string, senderId: string, syncToken: string | null, context: JobContext, tally: SyncTally): Promise<string | undefined> {
+    const now = context.now();
+    const base: ListQuery = syncToken !== null
+      ? { syncToken }
+      : { timeMin: new Date(now - deps.fullSyncDaysBack * DAY_MS).toISOString(), timeMax: new Date(now + deps.fullSyncDaysAhead * DAY_MS).toISOString() };
+    tally.mode = syncToken !== null ? 'incremental' : 'full';
+    let pageToken: string | undefined;
+    for (;;) {
+      const page = await deps.client.listEvents(calendarId, { ...base, ...(pageToken ? { pageToken } : {}) }, context.signal);
+      tally.pages += 1;
+      await storePage(calendarId, senderId, page.items, tally);
+      if (page.nextPageToken) pageToken = page.nextPageToken;
+      else return page.nextSyncToken; // only the last page carries it
+    }
+  }
+
+  return async (job, context): Promise<HandlerResult> => {
+    const parsed = calendarSyncPayloadSchema.safeParse(job.payload);
+    if (!parsed.success) return { kind: 'final', state: 'dead', reason: 'invalid calendar-sync payload: expected {calendarId, channelId?, trigger}' };
+    const { calendarId, channelId } = parsed.data;
+    const calendar = await deps.channels.getCalendar(calendarId);
+    if (calendar === undefined || !calendar.watching) return { kind: 'final', state: 'skipped', reason: `calendar ${calendarId} is not watched` };
+
+    const startedAt = context.now();
+    const tally: SyncTally = { mode: 'incremental', pages: 0, changed: 0, stored: 0, duplicates: 0, skipped: {}, tokenDropped: false };
+    let token = calendar.syncToken;
+    for (let restarts = 0; ; restarts += 1) {
+      try {
+        const next = await runSync(calendarId, channelId ?? calendarId, token, context, tally);
+        if (next !== undefined) await deps.channels.setSyncToken(calendarId, next, context.now());
+        context.logger.info('calendar synced', { calendarId, ...tally });
+        return { kind: 'succeeded', result: { calendarId, ...tally } };
+      } catch (error) {
+        if (error instanceof GoogleApiError && error.kind === 'sync_token_invalid' && token !== null && restarts < MAX_FULL_SYNC_RESTARTS) {
+          context.logger.warn('sync token rejected (410 Gone), running a full sync', { calendarId });
+          await deps.channels.setSyncToken(calendarId, null, context.now());
+          tally.tokenDropped = true;
+          token = null;
+          continue;
+        }
+        return failure(error, startedAt, context.now());
+      }
+    }
+  };
+}
+
+function failure(error: unknown, startedAt: number, now: number): HandlerResult {
+  if (!(error instanceof GoogleApiError)) throw error; // a bug: the worker logs and retries it
+  const attempt = {
+    startedAt,
+    durationMs: now - startedAt,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    errorClass: `google_${error.kind}`,
+    responseExcerpt: error.message.slice(0, 4096),
+  };
+  if (error.kind === 'retryable' || error.kind === 'sync_token_invalid') {
+    return {
+      kind: 'retryable',
+      error: error.message,
+      attempt,
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      // A 429 is Google asking us to slow down: wait at least a minute (protocols.md §6).
+      ...(error.status === 429 ? { minDelayMs: 60_000 } : {}),
+    };
+  }
+  return { kind: 'final', state: 'dead', reason: error.message, attempt };
+}

@@ -1,0 +1,17 @@
+import { bucketConformance } from './conformance-buckets.ts';
+import { claimConformance } from './conformance-claim.ts';
+import { enqueueConformance } from './conformance-enqueue.ts';
+import type { StoreHarness } from './conformance-fixture.ts';
+import { finishConformance } from './conformance-finish.ts';
+import { ingestConformance } from './conformance-ingest.ts';
+
+export type { StoreHarness, TestDatabase } from './conformance-fixture.ts';
+
+/** The one suite both engines must pass (issue 3: "one conformance suite runs the same tests against both engines"). */
+export function registerStoreConformance(harness: StoreHarness): void {
+  ingestConformance(harness);
+  enqueueConformance(harness);
+  claimConformance(harness);
+  finishConformance(harness);
+  bucketConformance(harness);
+}

@@ -1,0 +1,75 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.ts';
+import { SQL, toSqlite } from '../../src/store/sql.ts';
+import { registerStoreConformance } from './conformance.ts';
+import { job, T0 } from './conformance-fixture.ts';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'store-sqlite-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sqlite store', () => {
+  registerStoreConformance({
+    engine: 'sqlite',
+    async createDatabase() {
+      const file = path.join(tempDir(), 'bridge.db');
+      return { open: () => openStore(`sqlite:${file}`), dispose: async () => undefined };
+    },
+  });
+
+  describe('engine specifics', () => {
+    it('when the URL names a file in a missing directory, then the directory is created and the file is in WAL mode', async () => {
+      const file = path.join(tempDir(), 'nested', 'deeper', 'bridge.db');
+
+      const store = await openStore(`sqlite:${file}`);
+      await store.enqueue([job()]);
+      await store.close();
+
+      expect(existsSync(file)).toBe(true);
+      const raw = new DatabaseSync(file);
+      expect(raw.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+      expect(raw.prepare('SELECT version FROM schema_migrations').all().map((row) => row.version)).toEqual([1]);
+      raw.close();
+    });
+
+    it('when the URL is sqlite::memory:, then a working store opens without touching the disk', async () => {
+      const store = await openStore('sqlite::memory:');
+      const [created] = await store.enqueue([job()]);
+
+      expect(store.engine).toBe('sqlite');
+      expect((await store.getJob(created!.id))?.state).toBe('pending');
+      await store.ping();
+      await store.close();
+      await expect(store.ping()).rejects.toThrow('the store is closed');
+    });
+
+    it('when the claim query is planned, then it walks the pending index instead of scanning or sorting the queue', async () => {
+      const file = path.join(tempDir(), 'bridge.db');
+      const store = await openStore(`sqlite:${file}`);
+      await store.enqueue(Array.from({ length: 50 }, (_, index) => job({ runAt: T0 + index, coalesceKey: index % 2 ? `k${index}` : undefined })));
+      await store.close();
+
+      const raw = new DatabaseSync(file);
+      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${toSqlite(SQL.claimPending)}`).all(T0, 10).map((row) => String(row.detail));
+      raw.close();
+
+      expect(plan[0]).toMatch(/jobs_pending_due/);
+      expect(plan.join('\n')).not.toMatch(/TEMP B-TREE|SCAN j\b(?! USING)/);
+      expect(plan.join('\n')).toMatch(/jobs_running_key/);
+    });
+
+    it('when the URL is not a known engine, then opening fails with a precise error', async () => {
+      await expect(openStore('mysql://localhost/db')).rejects.toMatchObject({ code: 'invalid_database_url' });
+    });
+  });
+});
