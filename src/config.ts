@@ -59,10 +59,9 @@ const optionalText = (meta: Meta) =>
     .transform((value) => (value === undefined || value.trim() === '' ? undefined : value))
     .meta(meta);
 
-const url = (fallback: string | undefined, meta: Meta) => {
-  const base = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).transform((value) => value.replace(/\/+$/, ''));
-  return (fallback === undefined ? base.optional() : base.default(fallback)).meta(meta);
-};
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).transform((value) => value.replace(/\/+$/, ''));
+const url = (fallback: string, meta: Meta) => httpUrl().default(fallback).meta(meta);
+const optionalUrl = (meta: Meta) => httpUrl().optional().meta(meta);
 
 const salesforceOrgId = z
   .string()
@@ -191,7 +190,7 @@ export const configSchema = z.object({
     { description: 'Calendars to watch at start (owner emails, comma-separated); more can be added at run time', example: 'ana.rep@example.com,bo.rep@example.com' },
     z.email('each calendar id must be its owner\'s email address').transform((value) => value.toLowerCase()),
   ),
-  PUBLIC_BASE_URL: url(undefined, {
+  PUBLIC_BASE_URL: optionalUrl({
     description: 'Public HTTPS base URL of this bridge; Google push notifications are sent to it (required when calendars are watched)',
     example: 'https://bridge.example.com',
   }),

@@ -26,7 +26,6 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
   db.exec('PRAGMA synchronous = FULL');
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.exec('PRAGMA foreign_keys = ON');
-  // db.exec('PRAGMA cache_size = -32768');
   migrateSqlite(db);
 
   const q = createQueries(db);

@@ -4,7 +4,8 @@ import { configSchema, settingMeta, settingNames } from '../../src/config.ts';
 import { buildApp } from '../support/build-app.ts';
 import { deployYamlFiles, isBridgeImage, type Yaml } from '../support/deploy-files.ts';
 
-/* Every YAML file under deploy/ is read; the schema and the app are the references. */
+/* Every YAML file under deploy/ is parsed once below (the Arrange step shared by these inspection
+ * tests); the config schema and the real app are the references they are checked against. */
 type Env = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } };
 type Probe = { httpGet?: { path?: string; port?: string | number } };
 type Container = {

@@ -1,0 +1,64 @@
+import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
+import { createRateLimiter } from './jobs/rate-limiter.ts';
+import type { RateLimiter } from './jobs/types.ts';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import { loadRules } from './mapping/load-rules.ts';
+import { createMapEventHandler, MAP_EVENT_JOB } from './mapping/map-event-handler.ts';
+import type { MappingRules } from './mapping/rules-schema.ts';
+import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
+import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
+import { startSandboxReceiver, type SandboxReceiver } from './momentum/sandbox-receiver.ts';
+import { createDirectoryFromConfig } from './salesforce/directory-from-config.ts';
+import type { Store } from './store/types.ts';
+
+/** Momentum's limit is per API key over all endpoints: remaps and imports share one bucket. */
+export const MOMENTUM_RATE_KEY = 'momentum';
+
+export interface DeliveryRuntime {
+  registry: JobRegistry;
+  rateLimiter: RateLimiter;
+  rules: MappingRules;
+  client: MomentumClient;
+  sandbox: SandboxReceiver | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything a worker needs to run jobs: mapping rules, CRM lookups, the Momentum client (or the
+ * sandbox receiver standing in for it) and the handlers registered by job kind.
+ */
+export async function createDeliveryRuntime(config: Config, store: Store, logger: Logger): Promise<DeliveryRuntime> {
+  const rules = loadRules(config);
+  const directory = createDirectoryFromConfig(config, logger);
+  const sandbox = config.MOMENTUM_API_KEY === undefined && config.NODE_ENV !== 'production' ? await startSandboxReceiver(logger) : undefined;
+  if (sandbox) {
+    logger.warn('SANDBOX MODE: MOMENTUM_API_KEY is not set, so remaps go to a built-in local receiver and are only logged', {
+      sandboxUrl: sandbox.url,
+    });
+  }
+  const client = createMomentumClient({
+    apiBaseUrl: sandbox?.url ?? config.MOMENTUM_API_BASE_URL,
+    receiverUrl: sandbox?.url ?? config.MOMENTUM_RECEIVER_URL,
+    importPath: config.MOMENTUM_IMPORT_PATH,
+    apiKey: config.MOMENTUM_API_KEY ?? 'sandbox',
+    timeoutMs: config.MOMENTUM_TIMEOUT_MS,
+  });
+  const rateLimiter = createRateLimiter(store, config.MOMENTUM_RATE_LIMIT);
+  const registry = createJobRegistry();
+  const delivery = { client, rateLimiter, rateKey: MOMENTUM_RATE_KEY, logger };
+  registry.register('remap', createRemapHandler({ ...delivery, store }));
+  registry.register('import', createImportHandler(delivery));
+  registry.register(MAP_EVENT_JOB, createMapEventHandler({ store, rules, logger, ...(directory ? { directory } : {}) }));
+  return {
+    registry,
+    rateLimiter,
+    rules,
+    client,
+    sandbox,
+    close: async () => {
+      await client.close();
+      await sandbox?.close();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGroupCommit } from '../../src/store/sqlite-group-commit.ts';
+
+describe('sqlite group commit', () => {
+  let dir: string;
+  let writer: DatabaseSync;
+  let reader: DatabaseSync;
+  const committedRows = () => reader.prepare('SELECT x FROM t ORDER BY x').all().map((row) => row.x);
+  const insert = (x: number) => writer.prepare('INSERT INTO t (x) VALUES (?)').run(x);
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'group-commit-'));
+    const file = path.join(dir, 'db.sqlite');
+    writer = new DatabaseSync(file);
+    writer.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (x INTEGER NOT NULL)');
+    // A second connection sees only what has been committed.
+    reader = new DatabaseSync(file);
+  });
+  afterEach(() => {
+    reader.close();
+    writer.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when calls are made in one tick, then they share one transaction and a failing one is rolled back alone', async () => {
+    const batches = createGroupCommit(writer);
+    let seenByOtherConnectionDuringBatch: unknown[] = [];
+
+    const outcomes = Promise.allSettled([
+      batches.run(() => insert(1)),
+      batches.run(() => {
+        insert(2);
+        throw new Error('call two fails');
+      }),
+      batches.run(() => {
+        insert(3);
+        seenByOtherConnectionDuringBatch = committedRows();
+        return 'three';
+      }),
+    ]);
+    const settled = await outcomes;
+
+    expect(seenByOtherConnectionDuringBatch).toEqual([]);
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(settled[1]).toMatchObject({ reason: { message: 'call two fails' } });
+    expect(settled[2]).toMatchObject({ value: 'three' });
+    expect(committedRows()).toEqual([1, 3]);
+  });
+
+  it('when a call resolves, then its write is already committed for other connections', async () => {
+    const batches = createGroupCommit(writer);
+
+    const visibleOnResolve = await batches.run(() => insert(7)).then(() => committedRows());
+
+    expect(visibleOnResolve).toEqual([7]);
+  });
+
+  it('when a batch of one fails, then it is rolled back and the next batch still commits', async () => {
+    const batches = createGroupCommit(writer);
+
+    await expect(
+      batches.run(() => {
+        insert(1);
+        throw new Error('nope');
+      }),
+    ).rejects.toThrow('nope');
+    await batches.run(() => insert(2));
+
+    expect(writer.isTransaction).toBe(false);
+    expect(committedRows()).toEqual([2]);
+  });
+
+  it('when drain is awaited, then every queued call has been committed', async () => {
+    const batches = createGroupCommit(writer);
+    void batches.run(() => insert(4));
+    void batches.run(() => insert(5));
+
+    await batches.drain();
+
+    expect(committedRows()).toEqual([4, 5]);
+  });
+});
