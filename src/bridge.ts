@@ -38,14 +38,22 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     store,
     readiness: [
       { name: 'store', check: () => store.ping() },
-      { name: 'worker', check: async () => void (worker.isRunning() || Promise.reject(new Error('worker is stopped'))) },
+      // Throw, not `void Promise.reject(…)`: a discarded rejection passes the check and crashes the process.
+      {
+        name: 'worker',
+        check: async () => {
+          if (!worker.isRunning()) throw new Error('worker is stopped');
+        },
+      },
     ],
   });
   worker.start();
   const server = app.listen(config.PORT, config.HOST);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  // A wildcard address is not one a client can dial; an IPv6 literal needs brackets in a URL.
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const url = `http://${host}:${port}`;
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

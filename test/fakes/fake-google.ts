@@ -30,7 +30,7 @@ export interface FakeChannel {
 }
 
 export type FailureTarget = 'token' | 'watch' | 'stop' | 'list';
-interface Failure { target: FailureTarget; status: number; headers: Record<string, string>; body: unknown }
+interface Failure { target: FailureTarget; status: number; headers: Record<string, string>; body: unknown; skip: number }
 interface Version { seq: number; event: Record<string, unknown> }
 
 export const GOOGLE_TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token';
@@ -48,8 +48,8 @@ export interface FakeGoogle {
   cancelEvent(calendarId: string, eventId: string): void;
   /** Every sync token issued so far for the calendar answers 410 Gone from now on. */
   invalidateSyncTokens(calendarId: string): void;
-  /** The next `times` calls of `target` answer `status`. */
-  fail(target: FailureTarget, status: number, options?: { times?: number; headers?: Record<string, string>; body?: unknown }): void;
+  /** After `after` more good calls (default 0), the next `times` calls of `target` answer `status`. */
+  fail(target: FailureTarget, status: number, options?: { times?: number; after?: number; headers?: Record<string, string>; body?: unknown }): void;
   /** Delivers a push notification to the channel's address as Google does; resolves the status. */
   push(channelId: string, state: 'sync' | 'exists' | 'not_exists', options?: { token?: string; messageNumber?: number }): Promise<number>;
   requestsOf(target: FailureTarget): RecordedGoogleRequest[];
@@ -83,7 +83,14 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
   };
   const takeFailure = (target: FailureTarget) => {
     const index = failures.findIndex((failure) => failure.target === target);
-    return index === -1 ? undefined : failures.splice(index, 1)[0];
+    const failure = failures[index];
+    if (failure === undefined) return undefined;
+    if (failure.skip > 0) {
+      // Calls still to let through before this failure; every later failure of the target waits behind it.
+      failure.skip -= 1;
+      return undefined;
+    }
+    return failures.splice(index, 1)[0];
   };
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -245,7 +252,9 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
       calendar(calendarId).epoch += 1;
     },
     fail(target, status, failOptions = {}) {
-      for (let i = 0; i < (failOptions.times ?? 1); i += 1) failures.push({ target, status, headers: failOptions.headers ?? {}, body: failOptions.body });
+      for (let i = 0; i < (failOptions.times ?? 1); i += 1) {
+        failures.push({ target, status, headers: failOptions.headers ?? {}, body: failOptions.body, skip: i === 0 ? (failOptions.after ?? 0) : 0 });
+      }
     },
     async push(channelId, state, pushOptions = {}) {
       const channel = channels.get(channelId);

@@ -1,0 +1,48 @@
+import { DatabaseSync } from 'node:sqlite';
+
+/**
+ * Reads a SQLite store file through a separate read-only connection, so tests can check what was
+ * stored (and that nothing was) without widening the Store interface.
+ */
+function read<T>(file: string, work: (db: DatabaseSync) => T): T {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return work(db);
+  } finally {
+    db.close();
+  }
+}
+
+export function storedEvents(file: string): Array<{ id: number; source: string; senderId: string | null; dedupeKey: string; payload: unknown; state: string; reason: string | null }> {
+  return read(file, (db) =>
+    (db.prepare('SELECT id, source, sender_id, dedupe_key, parsed_payload, state, state_reason FROM inbound_events ORDER BY id').all() as Array<Record<string, unknown>>).map((row) => ({
+      id: Number(row.id),
+      source: String(row.source),
+      senderId: row.sender_id === null ? null : String(row.sender_id),
+      dedupeKey: String(row.dedupe_key),
+      payload: JSON.parse(String(row.parsed_payload)) as unknown,
+      state: String(row.state),
+      reason: row.state_reason === null ? null : String(row.state_reason),
+    })),
+  );
+}
+
+export function storedJobs(file: string): Array<{ id: number; kind: string; payload: unknown; coalesceKey: string | null; state: string; eventId: number | null }> {
+  return read(file, (db) =>
+    (db.prepare('SELECT id, kind, payload, coalesce_key, state, event_id FROM jobs ORDER BY id').all() as Array<Record<string, unknown>>).map((row) => ({
+      id: Number(row.id),
+      kind: String(row.kind),
+      payload: JSON.parse(String(row.payload)) as unknown,
+      coalesceKey: row.coalesce_key === null ? null : String(row.coalesce_key),
+      state: String(row.state),
+      eventId: row.event_id === null ? null : Number(row.event_id),
+    })),
+  );
+}
+
+export function storedCounts(file: string): { messages: number; events: number; jobs: number } {
+  return read(file, (db) => {
+    const count = (table: string) => Number((db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number | bigint }).n);
+    return { messages: count('inbound_messages'), events: count('inbound_events'), jobs: count('jobs') };
+  });
+}
