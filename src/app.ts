@@ -24,7 +24,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(helmet());
-  app.use(healthRouter(deps.readiness));
+  app.use(healthRouter(deps.readiness, deps.logger));
   if (deps.store) app.use(salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger }));
   app.use(jsonNotFound());
   app.use(jsonErrorHandler(deps.logger));

@@ -21,7 +21,14 @@ function redact(value: unknown, secrets: readonly string[], seen: WeakSet<object
   if (seen.has(value)) return '[circular]';
   seen.add(value);
   if (value instanceof Error) {
-    return { name: value.name, message: redact(value.message, secrets, seen, depth + 1), ...('code' in value ? { code: value.code } : {}) };
+    // Operators need the stack and the cause chain to debug a 500; clients never see log lines.
+    return {
+      name: value.name,
+      message: redact(value.message, secrets, seen, depth + 1),
+      ...('code' in value ? { code: value.code } : {}),
+      ...(value.stack ? { stack: redact(value.stack, secrets, seen, depth + 1) } : {}),
+      ...(value.cause !== undefined ? { cause: redact(value.cause, secrets, seen, depth + 1) } : {}),
+    };
   }
   if (Array.isArray(value)) return value.map((item) => redact(item, secrets, seen, depth + 1));
   const out: Record<string, unknown> = {};

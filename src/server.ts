@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, secretValues } from './config.ts';
 import { startBridge } from './bridge.ts';
 import { createLogger } from './logger.ts';
+import { MappingRulesError } from './mapping/load-rules.ts';
 
 /* Process entry: config → resources → listen; signals → graceful stop. */
 
@@ -17,14 +18,23 @@ try {
 
 const logger = createLogger({ level: config.LOG_LEVEL, secrets: secretValues(config) });
 
+// State may be inconsistent after either: log and let the supervisor restart a clean process.
 process.on('unhandledRejection', (reason) => {
-  // State may be inconsistent: log and let the supervisor restart a clean process.
   logger.error('unhandled promise rejection, exiting', { error: reason });
+  process.exitCode = 70;
+  setImmediate(() => process.exit(70));
+});
+process.on('uncaughtException', (error) => {
+  logger.error('uncaught exception, exiting', { error });
   process.exitCode = 70;
   setImmediate(() => process.exit(70));
 });
 
 const bridge = await startBridge(config, logger).catch((error: unknown) => {
+  if (error instanceof MappingRulesError || error instanceof ConfigError) {
+    process.stderr.write(`crm-sync-bridge: cannot start: ${error.message}\n`);
+    process.exit(1);
+  }
   logger.error('startup failed', { error });
   process.exit(1);
 });

@@ -1,0 +1,152 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { calendarEventsRouter } from '../../routes/calendar-events.ts';
+import { signStandardWebhook } from '../../src/ingest/standard-webhooks.ts';
+import { captureLogs } from '../support/log-capture.ts';
+import { listen } from '../google/support/listen.ts';
+import { openTestStore } from '../google/support/real-store.ts';
+import { storedCounts, storedEvents, storedJobs } from '../google/support/stored-rows.ts';
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const ROTATED = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
+const MAX_BODY = 4096;
+
+const body = {
+  version: 1,
+  id: 'AAMkAGI2TG93AAA=',
+  sourceType: 'MS_TEAMS',
+  title: 'Globex pricing review',
+  start: '2026-03-02T16:00:00Z',
+  end: '2026-03-02T16:30:00Z',
+  organizer: { email: 'ana.rep@example.com', name: 'Ana Rep' },
+  attendees: [{ email: 'hank.buyer@globex.test', name: 'Hank Buyer' }],
+  description: 'Follow-up',
+  salesforce: { opportunityId: '0065w000023STAm' },
+};
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function harness(secrets = [SECRET, ROTATED]) {
+  const { store, file, cleanup } = await openTestStore();
+  const logs = captureLogs({ secrets });
+  const server = await listen([calendarEventsRouter({ config: { CALENDAR_WEBHOOK_SECRETS: secrets, CALENDAR_MAX_BODY: MAX_BODY }, store, logger: logs.logger })], logs.logger);
+  cleanups.push(cleanup, server.close);
+  const send = (raw: string, options: { id?: string; timestamp?: number; secret?: string; signature?: string; contentType?: string } = {}) => {
+    const id = options.id ?? 'msg_2f8c';
+    const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+    return fetch(`${server.url}/calendar/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': options.contentType ?? 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': options.signature ?? signStandardWebhook(options.secret ?? SECRET, id, timestamp, raw),
+      },
+      body: raw,
+    });
+  };
+  return { file, send, logs };
+}
+
+describe('POST /calendar/events', () => {
+  it('when a correctly signed event arrives, then it is stored with its mapping job and 202 is answered', async () => {
+    const h = await harness();
+
+    const response = await h.send(JSON.stringify(body));
+
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ status: 'accepted', webhookId: 'msg_2f8c', eventId: 1 });
+    const [event] = storedEvents(h.file);
+    expect(event).toMatchObject({ source: 'calendar', senderId: 'msg_2f8c', dedupeKey: 'calendar:msg_2f8c', state: 'received' });
+    expect(event?.payload).toMatchObject({ origin: 'calendar', sourceType: 'MS_TEAMS', eventId: body.id, explicitIds: { opportunityId: '0065w000023STAmAAO' } });
+    expect(storedJobs(h.file)).toMatchObject([{ kind: 'map-event', payload: { eventId: 1 }, eventId: 1, state: 'pending' }]);
+  });
+
+  it('when it is signed with the second (rotated) secret, then it is accepted', async () => {
+    const h = await harness();
+
+    expect((await h.send(JSON.stringify(body), { secret: ROTATED })).status).toBe(202);
+  });
+
+  it('when the same webhook-id is delivered again, then it is acknowledged with 200 and not stored again', async () => {
+    const h = await harness();
+    await h.send(JSON.stringify(body));
+
+    const replay = await h.send(JSON.stringify(body));
+
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ status: 'duplicate', webhookId: 'msg_2f8c' });
+    expect(storedCounts(h.file)).toMatchObject({ events: 1, jobs: 1 });
+  });
+
+  it('when the signature is forged, then 401 and nothing is stored', async () => {
+    const h = await harness();
+
+    const forged = await h.send(JSON.stringify(body), { secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    const tampered = await h.send(JSON.stringify({ ...body, title: 'changed' }), { signature: signStandardWebhook(SECRET, 'msg_2f8c', Math.floor(Date.now() / 1000), JSON.stringify(body)) });
+
+    expect([forged.status, tampered.status]).toEqual([401, 401]);
+    expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('invalid_signature');
+    expect(storedCounts(h.file)).toEqual({ messages: 0, events: 0, jobs: 0 });
+  });
+
+  it('when the timestamp is older than 5 minutes, then 401 stale_timestamp and nothing is stored', async () => {
+    const h = await harness();
+
+    const response = await h.send(JSON.stringify(body), { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
+
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('stale_timestamp');
+    expect(storedCounts(h.file).events).toBe(0);
+  });
+
+  it('when the signed body is not JSON, then 400 invalid_json and nothing is stored', async () => {
+    const h = await harness();
+
+    const response = await h.send('{"version": 1,');
+
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
+    expect(storedCounts(h.file).events).toBe(0);
+  });
+
+  it('when the signed body breaks the schema, then 400 lists the zod issues and nothing is stored', async () => {
+    const h = await harness();
+
+    const response = await h.send(JSON.stringify({ ...body, version: 2, start: 'tomorrow' }));
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: 'invalid_body',
+        details: { issues: expect.arrayContaining([expect.objectContaining({ path: 'version' }), expect.objectContaining({ path: 'start' })]) },
+      },
+    });
+    expect(storedCounts(h.file).events).toBe(0);
+  });
+
+  it('when the body is larger than CALENDAR_MAX_BODY, then 413 and nothing is stored', async () => {
+    const h = await harness();
+
+    const response = await h.send(JSON.stringify({ ...body, description: 'x'.repeat(MAX_BODY) }));
+
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('body_too_large');
+    expect(storedCounts(h.file).events).toBe(0);
+  });
+
+  it('when the content type is not JSON, then 415', async () => {
+    const h = await harness();
+
+    expect((await h.send(JSON.stringify(body), { contentType: 'text/plain' })).status).toBe(415);
+  });
+
+  it('when no secrets are configured, then the route answers 503 and stores nothing', async () => {
+    const h = await harness([]);
+
+    expect((await h.send(JSON.stringify(body))).status).toBe(503);
+    expect(storedCounts(h.file).events).toBe(0);
+  });
+});
