@@ -4,6 +4,7 @@ import { AppError, publicError } from '../src/errors.ts';
 import { outboundMessageReceiver } from '../src/ingest/outbound-message-receiver.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE, soapFault } from '../src/ingest/soap-replies.ts';
 import type { Logger } from '../src/logger.ts';
+import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
 
 export const OUTBOUND_MESSAGE_PATH = '/salesforce/outbound-message';
@@ -14,6 +15,10 @@ export interface SalesforceRouterDeps {
   logger: Logger;
   /** Jobs made for each new notification; one `map-event` job by default. */
   enqueueFor?: (event: InboundEvent) => NewJob[];
+  /** Counts each message acked or refused (by code) and its notifications. */
+  metrics?: InboundMetrics;
+  /** Run first on every request to the path (client allowlist, rate limit); their errors become SOAP faults. */
+  guards?: RequestHandler[];
 }
 
 // Salesforce posts SOAP 1.1 as text/xml; application/soap+xml is accepted for SOAP 1.2-minded senders.
@@ -35,13 +40,14 @@ const requireXml: RequestHandler = (req, _res, next) => {
 };
 
 /** Answers every error of this router as a SOAP fault: Salesforce understands nothing else. */
-function soapFaults(logger: Logger, maxBody: number): ErrorRequestHandler {
+function soapFaults(logger: Logger, maxBody: number, metrics: InboundMetrics | undefined): ErrorRequestHandler {
   return (error, _req, res, next) => {
     if (res.headersSent) return next(error);
     const tooLarge = (error as { type?: unknown }).type === 'entity.too.large';
     const reply = tooLarge
       ? { status: 413, code: 'body_too_large', message: `body is larger than SALESFORCE_MAX_BODY (${maxBody} bytes)` }
       : publicError(error);
+    metrics?.inboundMessage('salesforce', 'refused', reply.code);
     if (reply.status >= 500) logger.error('salesforce message failed', { error, cause: (error as Error).cause, code: reply.code });
     else logger.warn('salesforce message refused', { status: reply.status, code: reply.code, reason: reply.message });
     res
@@ -57,6 +63,7 @@ export function salesforceRouter(deps: SalesforceRouterDeps): Router {
   const orgIds = config.SALESFORCE_ORG_IDS;
   const receive = outboundMessageReceiver({ store, orgIds, ...(deps.enqueueFor ? { jobsFor: deps.enqueueFor } : {}) });
   const router = Router();
+  if (deps.guards && deps.guards.length > 0) router.use(OUTBOUND_MESSAGE_PATH, ...deps.guards);
 
   const requireConfigured: RequestHandler = (_req, _res, next) =>
     next(
@@ -86,12 +93,14 @@ export function salesforceRouter(deps: SalesforceRouterDeps): Router {
     });
     // Only now, with every notification durable, may Salesforce consider the message delivered.
     res.status(200).type(SOAP_CONTENT_TYPE).send(ACK_ENVELOPE);
+    deps.metrics?.inboundMessage('salesforce', 'acked');
+    deps.metrics?.inboundNotifications('salesforce', { acked: result.created.length, duplicate: result.duplicates.length });
   });
 
   router.all(OUTBOUND_MESSAGE_PATH, (req, res, next) => {
     res.set('Allow', 'POST');
     next(new AppError('method_not_allowed', `${req.method} is not allowed; Outbound Messages are POSTed`, { status: 405 }));
   });
-  router.use(OUTBOUND_MESSAGE_PATH, soapFaults(logger, config.SALESFORCE_MAX_BODY));
+  router.use(OUTBOUND_MESSAGE_PATH, soapFaults(logger, config.SALESFORCE_MAX_BODY, deps.metrics));
   return router;
 }

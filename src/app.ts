@@ -1,12 +1,16 @@
 import express from 'express';
 import helmet from 'helmet';
 import { healthRouter, type ReadinessCheck } from '../routes/health.ts';
+import { metricsRouter } from '../routes/metrics.ts';
 import { salesforceRouter } from '../routes/salesforce.ts';
 import type { Config } from './config.ts';
 import { accessLog } from './http/access-log.ts';
 import { jsonErrorHandler, jsonNotFound } from './http/error-handler.ts';
+import { salesforceGuards } from './http/inbound-guards.ts';
+import { authFailureRateLimit, inboundRateLimit } from './http/rate-limits.ts';
 import { requestId } from './http/request-id.ts';
 import type { Logger } from './logger.ts';
+import type { PrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import type { Store } from './store/types.ts';
 
 export interface AppDeps {
@@ -15,17 +19,30 @@ export interface AppDeps {
   readiness: ReadinessCheck[];
   /** The durable store; the inbound routes (Salesforce…) are mounted only when it is given. */
   store?: Store;
+  /** The app's own metrics registry and recorder; GET /metrics is mounted only when it is given. */
+  metrics?: PrometheusMetrics;
 }
 
 /** Builds the HTTP app from its dependencies; never listens (server.ts and tests do). */
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // Client addresses (rate limits, the Salesforce allowlist, logs) as TRUST_PROXY says to compute them.
+  app.set('trust proxy', deps.config.TRUST_PROXY);
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(helmet());
   app.use(healthRouter(deps.readiness, deps.logger));
-  if (deps.store) app.use(salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger }));
+  if (deps.metrics) {
+    const token = deps.config.METRICS_TOKEN;
+    const auth = token === undefined ? {} : { token, authFailureLimit: authFailureRateLimit(deps.config.ADMIN_AUTH_FAILURE_LIMIT, deps.logger) };
+    app.use(metricsRouter({ exposition: deps.metrics.exposition, ...auth }));
+  }
+  app.use('/calendar', inboundRateLimit(deps.config.INBOUND_RATE_LIMIT, deps.logger));
+  if (deps.store) {
+    const guards = salesforceGuards(deps.config, deps.logger);
+    app.use(salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger, guards, ...(deps.metrics ? { metrics: deps.metrics.metrics } : {}) }));
+  }
   app.use(jsonNotFound());
   app.use(jsonErrorHandler(deps.logger));
   return app;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from './durations.ts';
+import { parseCidr } from './http/cidr-allowlist.ts';
 
 /**
  * The single source of settings. Every entry carries a description and an example through
@@ -67,19 +68,39 @@ const salesforceOrgId = z
   .string()
   .regex(/^00D[0-9A-Za-z]{12}([0-9A-Za-z]{3})?$/, 'expected a Salesforce organization id (00D…, 15 or 18 characters)');
 
-const rateLimit = z
+const rateLimit = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      if (text === 'off') return undefined;
+      const [count, window] = text.split('/');
+      const requests = Number(count);
+      const windowMs = window === undefined ? undefined : parseDuration(window);
+      if (!Number.isInteger(requests) || requests < 1 || windowMs === undefined || windowMs < 1) {
+        ctx.addIssue({ code: 'custom', message: 'expected <requests>/<window> such as 100/15m, or off' });
+        return z.NEVER;
+      }
+      return { requests, windowMs };
+    });
+
+// express `trust proxy`: true, false, a number of hops, or a list of addresses, CIDRs and the
+// names proxy-addr knows. Checked here so a typo stops the start instead of trusting nothing.
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustProxy = z
   .string()
-  .default('100/15m')
-  .transform((text, ctx) => {
-    if (text === 'off') return undefined;
-    const [count, window] = text.split('/');
-    const requests = Number(count);
-    const windowMs = window === undefined ? undefined : parseDuration(window);
-    if (!Number.isInteger(requests) || requests < 1 || windowMs === undefined || windowMs < 1) {
-      ctx.addIssue({ code: 'custom', message: 'expected <requests>/<window> such as 100/15m, or off' });
+  .default('false')
+  .transform((text, ctx): boolean | number | string[] => {
+    const value = text.trim();
+    if (value === 'true' || value === 'false') return value === 'true';
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = list(value);
+    const bad = entries.filter((entry) => !PROXY_NAMES.has(entry) && parseCidr(entry) === undefined);
+    if (entries.length === 0 || bad.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `expected true, false, a number of hops, or addresses/CIDRs (loopback, 10.0.0.0/8…); not understood: ${bad.join(', ') || '(empty)'}` });
       return z.NEVER;
     }
-    return { requests, windowMs };
+    return entries;
   });
 
 export const configSchema = z.object({
@@ -121,7 +142,7 @@ export const configSchema = z.object({
     secret: true,
   }),
   MOMENTUM_TIMEOUT_MS: int(30_000, 100, 600_000, { description: 'Total timeout of one Momentum request', example: '30000' }),
-  MOMENTUM_RATE_LIMIT: rateLimit.meta({
+  MOMENTUM_RATE_LIMIT: rateLimit('100/15m').meta({
     description: 'Pacing of Momentum calls per API key: <requests>/<window>, or off',
     example: '100/15m',
   }),
@@ -211,6 +232,40 @@ export const configSchema = z.object({
     { description: 'Email domains of the company itself: their attendees never drive CRM matching (comma-separated)', example: 'example.com,example.co.uk' },
     z.string().regex(/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'expected a domain such as example.com').transform((value) => value.toLowerCase()),
   ),
+  // Metrics and abuse protection (issue 7).
+  METRICS_TOKEN: optionalText({
+    description: 'When set, GET /metrics requires Authorization: Bearer <token> (401 without it)',
+    example: 'a-long-random-scrape-token',
+    secret: true,
+  }),
+  TRUST_PROXY: trustProxy.meta({
+    description:
+      'express trust proxy: false (default; the client is the TCP peer), true (trust any X-Forwarded-For: only when nothing reaches the bridge except through the proxy), a number of proxy hops, or comma-separated proxy addresses/CIDRs',
+    example: '10.0.0.0/8',
+  }),
+  SALESFORCE_ALLOWED_CIDRS: csv(
+    {
+      description: 'When set, only these client addresses (IPv4/IPv6 CIDRs, comma-separated; the address as TRUST_PROXY computes it) may post Outbound Messages; others get 403',
+      example: '13.108.0.0/14,96.43.144.0/20',
+    },
+    z.string().refine((entry) => parseCidr(entry) !== undefined, 'each entry must be an IPv4 or IPv6 address or CIDR such as 13.108.0.0/14'),
+  ),
+  INBOUND_RATE_LIMIT: rateLimit('600/1m').meta({
+    description: 'Requests per client address on /salesforce/* and /calendar/*: <requests>/<window>, or off; past it 429 with Retry-After',
+    example: '600/1m',
+  }),
+  ADMIN_AUTH_FAILURE_LIMIT: rateLimit('20/15m').meta({
+    description: 'Failed admin (and metrics token) authentications per client address: <requests>/<window>, or off; past it 429 with Retry-After',
+    example: '20/15m',
+  }),
+  HEADERS_TIMEOUT_MS: int(15_000, 100, 600_000, {
+    description: 'A client must send all request headers within this time or the connection is closed (slow-loris defence)',
+    example: '15000',
+  }),
+  REQUEST_TIMEOUT_MS: int(60_000, 100, 3_600_000, {
+    description: 'A client must send the whole request (headers and body) within this time; at least HEADERS_TIMEOUT_MS',
+    example: '60000',
+  }),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -246,6 +301,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(problems);
   }
   const config = result.data;
+  // Node refuses a headers timeout longer than the whole-request timeout.
+  if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError([
+      `REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (${config.HEADERS_TIMEOUT_MS}); got ${config.REQUEST_TIMEOUT_MS}`,
+    ]);
+  }
   if (config.NODE_ENV === 'production' && config.MOMENTUM_API_KEY === undefined) {
     throw new ConfigError([
       `MOMENTUM_API_KEY: required when NODE_ENV=production; it is not set (example: MOMENTUM_API_KEY=${settingMeta('MOMENTUM_API_KEY')?.example})`,
@@ -275,6 +336,7 @@ export function secretValues(config: Config): string[] {
     // The key's private half can be logged on its own (an error quoting it), not only the whole JSON.
     googlePrivateKey(config.GOOGLE_SERVICE_ACCOUNT_KEY),
     ...config.CALENDAR_WEBHOOK_SECRETS,
+    config.METRICS_TOKEN,
   ].filter(
     (value): value is string => typeof value === 'string' && value.length >= 4,
   );

@@ -56,6 +56,8 @@ export async function mapCalendarEvent(event: CalendarEvent, deps: CalendarMappe
     request: checked.data,
     flags: { triggerSummary: deps.rules.triggerSummary, triggerAiSignals: deps.rules.triggerAiSignals },
     coalesceKey: remapCoalesceKey(checked.data),
+    // Which matching rule decided, for the mapping metrics (a fixed name, never data).
+    rule: match.rule,
   };
 }
 

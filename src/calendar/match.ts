@@ -21,7 +21,7 @@ export interface MatchDeps {
 }
 
 export type MatchResult =
-  | { kind: 'matched'; rule: 'explicit ids' | 'salesforce link' | 'attendees'; records: SalesforceRecords }
+  | { kind: 'matched'; rule: 'explicit_ids' | 'salesforce_link' | 'attendees'; records: SalesforceRecords }
   | { kind: 'none'; tried: string[] };
 
 function toRecords(found: FoundIds): SalesforceRecords {
@@ -35,11 +35,11 @@ function toRecords(found: FoundIds): SalesforceRecords {
 export async function matchCalendarEvent(event: CalendarEvent, deps: MatchDeps): Promise<MatchResult> {
   const tried: string[] = [];
   const explicit = explicitIds(event, deps.explicitIdKeys);
-  if (hasIds(explicit)) return { kind: 'matched', rule: 'explicit ids', records: toRecords(explicit) };
+  if (hasIds(explicit)) return { kind: 'matched', rule: 'explicit_ids', records: toRecords(explicit) };
   tried.push(`explicit ids (${Object.values(deps.explicitIdKeys).join(', ')}): none`);
 
   const linked = findRecordIds(event.description, event.location);
-  if (hasIds(linked)) return { kind: 'matched', rule: 'salesforce link', records: toRecords(linked) };
+  if (hasIds(linked)) return { kind: 'matched', rule: 'salesforce_link', records: toRecords(linked) };
   tried.push('salesforce links or ids in description and location: none');
 
   if (deps.directory === undefined) {

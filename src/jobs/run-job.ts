@@ -15,6 +15,10 @@ export interface JobFinishedEvent {
   ms: number;
   /** False when the lease was lost before the outcome was stored (the job belongs to another run now). */
   recorded: boolean;
+  /** The attempt this run stored (every run but a deferral stores one). */
+  attempt?: AttemptRecord;
+  /** A deferral (pacing): how long until the job may run again. */
+  deferredMs?: number;
 }
 
 export interface RunJobDeps {
@@ -38,14 +42,16 @@ export async function runJob(deps: RunJobDeps, job: Job, signal: AbortSignal, is
   // stop() gave up on this job and released its lease: another run owns the outcome now.
   if (isAbandoned()) return;
 
-  const outcome = toJobOutcome(result, { attempt, retrySchedule: deps.retrySchedule, now: deps.now(), random: deps.random });
+  const decidedAt = deps.now();
+  const outcome = toJobOutcome(result, { attempt, retrySchedule: deps.retrySchedule, now: decidedAt, random: deps.random });
+  const record = outcome.state === 'deferred' ? undefined : (result.attempt ?? defaultAttempt(result, startedAt, decidedAt));
   let recorded: boolean;
   try {
     recorded = await deps.store.finish({
       jobId: job.id,
       leaseOwner: deps.owner,
       outcome,
-      ...(outcome.state !== 'deferred' && { attempt: result.attempt ?? defaultAttempt(result, startedAt, deps.now()) }),
+      ...(record && { attempt: record }),
       ...(result.enqueue && { enqueue: result.enqueue }),
       ...(result.eventUpdate && { eventUpdate: result.eventUpdate }),
     });
@@ -62,6 +68,8 @@ export async function runJob(deps: RunJobDeps, job: Job, signal: AbortSignal, is
     attempts: outcome.state === 'deferred' ? job.attempts : attempt,
     ms: deps.now() - startedAt,
     recorded,
+    ...(record && { attempt: record }),
+    ...(outcome.state === 'deferred' && { deferredMs: Math.max(0, outcome.runAt - decidedAt) }),
   };
   logFinished(logger, event, outcome);
   try {
@@ -97,7 +105,7 @@ function defaultAttempt(result: HandlerResult, startedAt: number, now: number): 
 
 function logFinished(logger: Logger, event: JobFinishedEvent, outcome: JobOutcome): void {
   // Ids, states and timings only: payloads never reach info level (style.md).
-  const { jobId: _jobId, kind: _kind, recorded, ...fields } = event;
+  const { jobId: _jobId, kind: _kind, recorded, attempt: _attempt, ...fields } = event;
   if (!recorded) {
     logger.warn('job lease lost before its outcome was stored', fields);
     return;

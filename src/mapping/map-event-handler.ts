@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { HandlerResult, JobHandler } from '../jobs/types.ts';
 import type { Logger } from '../logger.ts';
+import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { isSalesforceLookupError, type SalesforceDirectory } from '../salesforce/directory.ts';
 import type { Store } from '../store/types.ts';
 import { UnmappableEventError, type EventMapper } from './event-mapper.ts';
@@ -20,6 +21,8 @@ export interface MapEventHandlerDeps {
   logger: Logger;
   /** Mappers of further event sources (the calendar), by InboundEvent.source. */
   mappers?: Readonly<Record<string, EventMapper>>;
+  /** Counts each mapping decision by source, result and the rule that matched. */
+  metrics?: MappingMetrics;
 }
 
 const dead = (reason: string, eventId?: number): HandlerResult => ({
@@ -45,6 +48,8 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     ownerLookups: deps.directory !== undefined,
   });
 
+  const count: MappingMetrics['mappingOutcome'] = (source, result, rule) => deps.metrics?.mappingOutcome(source, result, rule);
+
   return async (job, context) => {
     const payload = mapEventPayloadSchema.safeParse(job.payload);
     if (!payload.success) return dead(`invalid map-event payload: expected {eventId: positive integer}`);
@@ -52,7 +57,10 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     const event = await deps.store.getEvent(eventId);
     if (event === undefined) return dead(`inbound event ${eventId} does not exist`);
     const mapper = Object.hasOwn(mappers, event.source) ? mappers[event.source] : undefined;
-    if (mapper === undefined) return dead(`no mapper for inbound events from source "${event.source}"`, eventId);
+    if (mapper === undefined) {
+      count(event.source, 'failed', 'none');
+      return dead(`no mapper for inbound events from source "${event.source}"`, eventId);
+    }
 
     const startedAt = context.now();
     let outcome: MappingOutcome;
@@ -60,6 +68,7 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
       outcome = await mapper(event, { logger: context.logger, signal: context.signal });
     } catch (error) {
       if (isSalesforceLookupError(error)) {
+        count(event.source, 'lookup_failed', 'none');
         // Never dropped: the worker retries on its schedule (issue 4, "CRM lookups").
         return {
           kind: 'retryable',
@@ -67,10 +76,14 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
           attempt: { startedAt, durationMs: context.now() - startedAt, errorClass: 'salesforce_lookup', responseExcerpt: error.message.slice(0, 4096) },
         };
       }
-      if (error instanceof UnmappableEventError) return dead(error.message, eventId);
+      if (error instanceof UnmappableEventError) {
+        count(event.source, 'failed', 'none');
+        return dead(error.message, eventId);
+      }
       throw error; // anything else is a bug: the worker retries it and logs it
     }
 
+    count(event.source, outcome.kind, outcome.kind === 'remap' ? (outcome.rule ?? 'unnamed') : 'none');
     if (outcome.kind === 'skipped') {
       context.logger.debug('inbound event skipped', { eventId, reason: outcome.reason });
       return { kind: 'final', state: 'skipped', reason: outcome.reason, eventUpdate: { eventId, state: 'skipped', reason: outcome.reason } };

@@ -3,6 +3,7 @@ import { describeIssues } from '../momentum/schemas.ts';
 import type { SalesforceDirectory } from '../salesforce/directory.ts';
 import { UnmappableEventError, type EventMapper } from './event-mapper.ts';
 import { mapSObject, ownerIdsToLookUp } from './map-sobject.ts';
+import type { MappingOutcome } from './mapping-outcome.ts';
 import type { MappingRules } from './rules-schema.ts';
 
 // What routes/salesforce.ts stores per notification (parsedPayload); extra keys are kept as they are.
@@ -33,10 +34,15 @@ export function createSalesforceEventMapper(deps: SalesforceEventMapperDeps): Ev
     }
     const notification = parsed.data;
     const outcome = mapSObject(deps.rules, notification);
-    if (outcome.kind === 'skipped' || deps.directory === undefined) return outcome;
+    if (outcome.kind === 'skipped' || deps.directory === undefined) return withRule(outcome, notification.sObjectType);
     const owners = ownerIdsToLookUp(deps.rules, notification);
-    if (owners.length === 0) return outcome;
+    if (owners.length === 0) return withRule(outcome, notification.sObjectType);
     const ownerEmails = await deps.directory.ownerEmails(owners);
-    return mapSObject(deps.rules, notification, { ownerEmails });
+    return withRule(mapSObject(deps.rules, notification, { ownerEmails }), notification.sObjectType);
   };
+}
+
+/** The rules file is keyed by sObject type, so the type's entry is the rule that matched (metrics label). */
+function withRule(outcome: MappingOutcome, sObjectType: string): MappingOutcome {
+  return outcome.kind === 'remap' ? { ...outcome, rule: `sobject:${sObjectType}` } : outcome;
 }

@@ -90,6 +90,22 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'indexes for the admin read models and stats',
+    statements: [
+      // Listings are newest first with keyset pagination on (created_at, id): an index walk, no sort.
+      `CREATE INDEX jobs_created ON jobs (created_at, id)`,
+      // Deliveries by kind and state (dead remaps); stats count (kind, state) and find the oldest pending
+      // from the index alone. Kind leads so the claim, which filters on state only, keeps its own index.
+      `CREATE INDEX jobs_kind_state_created ON jobs (kind, state, created_at, id)`,
+      // Filter by meeting (the coalescing key) in every state, not only pending, running or succeeded.
+      `CREATE INDEX jobs_key_created ON jobs (coalesce_key, created_at, id)`,
+      // A delivery's replays, and bulk replay's "not replayed yet".
+      `CREATE INDEX jobs_replay_of ON jobs (replay_of) WHERE replay_of IS NOT NULL`,
+      `CREATE INDEX inbound_events_received ON inbound_events (received_at, id)`,
+    ],
+  },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

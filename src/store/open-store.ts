@@ -17,7 +17,7 @@ export interface OpenStoreOptions {
  * Opens the engine named by the URL and applies pending migrations before resolving, so a store
  * returned here is ready to use (calling `migrate()` again is harmless).
  * - `sqlite:<path>` (directory created), `sqlite::memory:`
- * - `postgres://…` / `postgresql://…`
+ * - `postgres://…` / `postgresql://…`; `?schema=name` selects the schema (the `schema` option wins)
  */
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const logger = options.logger ?? winston.createLogger({ silent: true });
@@ -27,10 +27,24 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     return openSqliteStore(location, logger);
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
+    const { url, schema: urlSchema } = splitSchemaParameter(databaseUrl);
+    const schema = options.schema ?? urlSchema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
       throw new AppError('invalid_schema', 'schema must be a lower-case SQL identifier');
     }
-    return openPostgresStore(databaseUrl, { poolMax: options.poolMax ?? 10, schema: options.schema, logger });
+    return openPostgresStore(url, { poolMax: options.poolMax ?? 10, schema, logger });
   }
   throw new AppError('invalid_database_url', 'expected sqlite:<path>, sqlite::memory: or postgres://…');
+}
+
+/**
+ * `?schema=` is ours, not libpq's: it lets DATABASE_URL alone put a process in its own schema (the
+ * reliability suite runs the real server that way). It is taken out before pg sees the URL.
+ */
+function splitSchemaParameter(databaseUrl: string): { url: string; schema?: string } {
+  if (!/[?&]schema=/.test(databaseUrl)) return { url: databaseUrl };
+  const parsed = new URL(databaseUrl);
+  const schema = parsed.searchParams.get('schema') ?? undefined;
+  parsed.searchParams.delete('schema');
+  return { url: parsed.toString(), ...(schema === undefined || schema === '' ? {} : { schema }) };
 }

@@ -7,6 +7,7 @@ import { ensureSchema, migratePostgres } from './postgres-migrate.ts';
 import { type Client, connectionConfig, createPgDatabase } from './postgres-pool.ts';
 import { PG } from './postgres-sql.ts';
 import { keysOf } from './job-rules.ts';
+import { postgresReads } from './postgres-reads.ts';
 import { attemptFromRow, bucketFromRow, eventFromRow, jobFromRow } from './row-mappers.ts';
 import { SQL } from './sql.ts';
 import { block, take, view, type BucketRow } from './token-bucket.ts';
@@ -117,6 +118,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     getAttempts: async (jobId) => (await db.query(SQL.getAttempts, [jobId])).map(attemptFromRow),
     getEvent: (id) => one(SQL.getEvent, [id], eventFromRow),
     lastSucceeded: (kind, coalesceKey) => one(SQL.lastSucceeded, [kind, coalesceKey], jobFromRow),
+
+    ...postgresReads(db),
 
     async takeToken(key, capacity, windowMs, now = Date.now()) {
       let wait = 0;

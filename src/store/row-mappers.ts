@@ -1,5 +1,5 @@
 import { fromJson } from './store-values.ts';
-import type { Attempt, EventState, InboundEvent, Job, JobState } from './types.ts';
+import type { Attempt, EventState, InboundEvent, InboundMessage, Job, JobState } from './types.ts';
 import type { BucketRow } from './token-bucket.ts';
 
 /** A row as either driver returns it: snake_case columns, BIGINTs already numbers. */
@@ -42,6 +42,10 @@ export function eventFromRow(row: Row): InboundEvent {
     state: row.state as EventState,
     stateReason: textOrNull(row.state_reason),
   };
+}
+
+export function messageFromRow(row: Row): InboundMessage {
+  return { id: num(row.id), source: String(row.source), senderId: textOrNull(row.sender_id), rawPayload: String(row.raw_payload), receivedAt: num(row.received_at) };
 }
 
 export function attemptFromRow(row: Row): Attempt {

@@ -10,6 +10,7 @@ import { createGroupCommit } from './sqlite-group-commit.ts';
 import { claimJobs, enqueueJobs, finishJob, ingestMessage } from './sqlite-jobs.ts';
 import { migrateSqlite } from './sqlite-migrate.ts';
 import { createQueries } from './sqlite-queries.ts';
+import { sqliteReads } from './sqlite-reads.ts';
 import { block, take, view } from './token-bucket.ts';
 import type { Store } from './types.ts';
 
@@ -95,6 +96,8 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     getAttempts: (jobId) => read(() => q.all(SQL.getAttempts, jobId).map(attemptFromRow)),
     getEvent: (id) => read(() => mapOptional(q.get(SQL.getEvent, id), eventFromRow)),
     lastSucceeded: (kind, coalesceKey) => read(() => mapOptional(q.get(SQL.lastSucceeded, kind, coalesceKey), jobFromRow)),
+
+    ...sqliteReads(q, read, write),
 
     takeToken: (key, capacity, windowMs, now) =>
       write(() => {

@@ -108,6 +108,66 @@ export interface IngestResult {
   duplicates: string[];
 }
 
+/** What the metrics and the admin stats read: one consistent pass over the jobs table. */
+export interface StoreStats {
+  /** The clock the ages and the 24 h window were computed against. */
+  at: number;
+  /** Jobs per kind and state; pairs with no job are absent. */
+  counts: Array<{ kind: string; state: JobState; count: number }>;
+  /** Per kind with pending jobs: its oldest pending job's creation time and age. */
+  oldestPending: Array<{ kind: string; createdAt: number; ageMs: number }>;
+  /** Per kind: jobs that ended dead in the 24 h before `at` (by the time they ended). */
+  deadLast24h: Array<{ kind: string; count: number }>;
+}
+
+/** A keyset position: rows strictly past it in the listing order. */
+export interface ListPosition {
+  at: number;
+  id: number;
+}
+
+/** Filters of a job listing (admin read model); every field narrows, all optional. */
+export interface JobFilter {
+  kinds?: readonly string[];
+  states?: readonly JobState[];
+  /** createdAt ≥ since. */
+  createdSince?: number;
+  /** createdAt < until. */
+  createdUntil?: number;
+  coalesceKey?: string;
+  eventId?: number;
+  replayOf?: number;
+  /** The payload's JSON text contains this text, case-sensitively (a Salesforce id). */
+  payloadContains?: string;
+  /** Only jobs no other job replays yet (bulk replay must not send one delivery twice). */
+  notReplayed?: boolean;
+}
+
+export interface JobListQuery extends JobFilter {
+  /** `newest` (default): createdAt, id descending; `oldest`: ascending. */
+  order?: 'newest' | 'oldest';
+  after?: ListPosition;
+  limit: number;
+}
+
+export interface EventListQuery {
+  sources?: readonly string[];
+  states?: readonly EventState[];
+  receivedSince?: number;
+  receivedUntil?: number;
+  /** Newest first (receivedAt, id descending); `after` continues past this row. */
+  after?: ListPosition;
+  limit: number;
+}
+
+export interface InboundMessage {
+  id: number;
+  source: string;
+  senderId: string | null;
+  rawPayload: string;
+  receivedAt: number;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   migrate(): Promise<void>;
@@ -131,6 +191,15 @@ export interface Store {
   getEvent(id: number): Promise<InboundEvent | undefined>;
   /** The newest succeeded job of this kind and key, for the "unchanged → not re-sent" rule. */
   lastSucceeded(kind: string, coalesceKey: string): Promise<Job | undefined>;
+
+  /** Counts by kind and state, oldest pending age per kind, dead in the last 24 h (metrics, admin). */
+  stats(now?: number): Promise<StoreStats>;
+  listJobs(query: JobListQuery): Promise<Job[]>;
+  countJobs(filter: JobFilter): Promise<number>;
+  listEvents(query: EventListQuery): Promise<InboundEvent[]>;
+  getMessage(id: number): Promise<InboundMessage | undefined>;
+  /** Pending → cancelled with the reason, atomically; undefined when the job is not pending (or unknown). */
+  cancelJob(id: number, reason: string, now?: number): Promise<Job | undefined>;
 
   /**
    * Token bucket kept in the database, so every instance on this store shares one budget and a

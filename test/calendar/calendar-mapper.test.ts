@@ -44,6 +44,7 @@ describe('mapCalendarEvent', () => {
       },
       flags: { triggerSummary: true, triggerAiSignals: false },
       coalesceKey: 'source:GOOGLE_CALENDAR:5q3vb0ak2lqk0s0m1o2p3q4r5s',
+      rule: 'explicit_ids',
     });
   });
 

@@ -55,7 +55,7 @@ describe('matchCalendarEvent', () => {
 
     const result = await matchCalendarEvent(normalised.event, deps);
 
-    expect(result).toEqual({ kind: 'matched', rule: 'explicit ids', records: { accountId: '0018d0000101XyZAAU' } });
+    expect(result).toEqual({ kind: 'matched', rule: 'explicit_ids', records: { accountId: '0018d0000101XyZAAU' } });
     expect(fake.queries).toEqual([]);
   });
 
@@ -63,7 +63,7 @@ describe('matchCalendarEvent', () => {
     const { fake, deps } = await setup({});
     const event = meeting(['hank.buyer@globex.test'], { description: 'Deal: https://acme.lightning.force.com/lightning/r/Opportunity/0068d0000101XyZAAU/view' });
 
-    expect(await matchCalendarEvent(event, deps)).toEqual({ kind: 'matched', rule: 'salesforce link', records: { opportunityId: '0068d0000101XyZAAU' } });
+    expect(await matchCalendarEvent(event, deps)).toEqual({ kind: 'matched', rule: 'salesforce_link', records: { opportunityId: '0068d0000101XyZAAU' } });
     expect(fake.queries).toEqual([]);
   });
 

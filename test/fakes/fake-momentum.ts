@@ -27,7 +27,9 @@ export type FakeReply =
   /** Never answers; the connection stays open until the client gives up or close(). */
   | { kind: 'hang' }
   /** Sends 200 headers and half a body, then stalls: a timeout must cover the body too. */
-  | { kind: 'stallBody' };
+  | { kind: 'stallBody' }
+  /** Answers `then` after `ms`: keeps deliveries in flight (shutdown and crash scenarios). */
+  | { kind: 'delay'; ms: number; then: FakeReply };
 
 export const replies = {
   accept: (requestId?: string): FakeReply => ({ kind: 'accept', requestId }),
@@ -43,6 +45,7 @@ export const replies = {
   serverError: (status = 500): FakeReply => ({ kind: 'status', status, body: { message: 'internal error' } }),
   hang: (): FakeReply => ({ kind: 'hang' }),
   stallBody: (): FakeReply => ({ kind: 'stallBody' }),
+  delayed: (ms: number, then: FakeReply = { kind: 'accept' }): FakeReply => ({ kind: 'delay', ms, then }),
 };
 
 export interface FakeMomentum {
@@ -142,6 +145,10 @@ function parseJson(text: string): unknown {
 
 function answer(res: ServerResponse, reply: FakeReply, index: number): void {
   if (reply.kind === 'hang') return;
+  if (reply.kind === 'delay') {
+    setTimeout(() => answer(res, reply.then, index), reply.ms);
+    return;
+  }
   if (reply.kind === 'stallBody') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"accepted":');

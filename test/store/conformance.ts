@@ -4,6 +4,7 @@ import { enqueueConformance } from './conformance-enqueue.ts';
 import type { StoreHarness } from './conformance-fixture.ts';
 import { finishConformance } from './conformance-finish.ts';
 import { ingestConformance } from './conformance-ingest.ts';
+import { readConformance } from './conformance-reads.ts';
 
 export type { StoreHarness, TestDatabase } from './conformance-fixture.ts';
 
@@ -14,4 +15,5 @@ export function registerStoreConformance(harness: StoreHarness): void {
   claimConformance(harness);
   finishConformance(harness);
   bucketConformance(harness);
+  readConformance(harness);
 }

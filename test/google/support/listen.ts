@@ -9,12 +9,12 @@ import type { Logger } from '../../../src/logger.ts';
  * The routers under test in an express app with the bridge's own JSON error handling, listening
  * on a loopback port (Google's fake posts notifications to it like Google would).
  */
-export async function listen(routers: Router[], logger: Logger): Promise<{ url: string; close: () => Promise<void> }> {
+export async function listen(routers: Router[], logger: Logger, port = 0): Promise<{ url: string; close: () => Promise<void> }> {
   const app = express();
   for (const router of routers) app.use(router);
   app.use(jsonNotFound());
   app.use(jsonErrorHandler(logger));
-  const server: Server = app.listen(0, '127.0.0.1');
+  const server: Server = app.listen(port, '127.0.0.1');
   await once(server, 'listening');
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

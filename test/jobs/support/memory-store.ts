@@ -43,6 +43,7 @@ export function createMemoryStore(clock: () => number = Date.now): Store & { job
     engine: 'sqlite', jobs, attempts,
     migrate: async () => {}, ping: async () => {}, close: async () => {},
     ingest: unsupported, getEvent: unsupported, lastSucceeded: unsupported,
+    stats: unsupported, listJobs: unsupported, countJobs: unsupported, listEvents: unsupported, getMessage: unsupported, cancelJob: unsupported,
     async enqueue(list) {
       const created = list.map((input) => enqueueOne(input, clock()));
       notify();

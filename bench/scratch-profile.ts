@@ -1,0 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startChild } from './lib/child.ts';
+import { createMessageFactory } from './lib/outbound-messages.ts';
+const n = Number(process.argv[2] ?? 100);
+const dir = mkdtempSync(path.join(tmpdir(), 'bp-'));
+const child = await startChild('bench/lib/ingest-server.ts', ['bridge', path.join(dir, 'b.db')], { LOG_LEVEL: process.env.LL ?? 'info' });
+const next = createMessageFactory(n);
+const r = await autocannon({ url: child.url, connections: 50, duration: 6, requests: [{ method: 'POST', path: '/salesforce/outbound-message', headers: { 'content-type': 'text/xml' }, setupRequest: (q) => ({ ...q, body: next().xml }) }] });
+console.log(r['2xx'] / r.duration, r.latency.p50, r.latency.p99, r.non2xx);
+await child.stop();

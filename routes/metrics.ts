@@ -1,0 +1,39 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Router, type RequestHandler } from 'express';
+import { AppError } from '../src/errors.ts';
+import type { MetricsExposition } from '../src/metrics/prometheus-metrics.ts';
+
+export const METRICS_PATH = '/metrics';
+
+export interface MetricsRouterDeps {
+  exposition: MetricsExposition;
+  /** METRICS_TOKEN: when set, scrapes must send `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Slows down token guessing: counts failed scrapes (401) per client address. */
+  authFailureLimit?: RequestHandler;
+}
+
+// Hashing both sides gives equal lengths, so the comparison takes the same time whatever was sent.
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+function requireToken(token: string): RequestHandler {
+  const expected = digest(token);
+  return (req, res, next) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+    if (match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected)) return next();
+    res.set('WWW-Authenticate', 'Bearer realm="metrics"');
+    next(new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', { status: 401 }));
+  };
+}
+
+/** `GET /metrics`: Prometheus text format from the app's own registry. */
+export function metricsRouter(deps: MetricsRouterDeps): Router {
+  const router = Router();
+  const guards = deps.token === undefined ? [] : [...(deps.authFailureLimit ? [deps.authFailureLimit] : []), requireToken(deps.token)];
+  router.get(METRICS_PATH, ...guards, async (_req, res) => {
+    const text = await deps.exposition.render();
+    // Scrapes must always see fresh numbers, never a cached copy from a proxy.
+    res.set('Cache-Control', 'no-store').type(deps.exposition.contentType).send(text);
+  });
+  return router;
+}

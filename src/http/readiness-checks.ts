@@ -1,0 +1,20 @@
+import type { ReadinessCheck } from '../../routes/health.ts';
+import type { Worker } from '../jobs/worker.ts';
+import type { Store } from '../store/types.ts';
+
+/**
+ * What /readyz asks on every call, so it recovers by itself: the store answers a ping (a dropped
+ * database fails it until connections come back), and the worker is running (it stops on SIGTERM).
+ */
+export function bridgeReadiness(store: Pick<Store, 'ping'>, worker: Pick<Worker, 'isRunning'>): ReadinessCheck[] {
+  return [
+    { name: 'store', check: () => store.ping() },
+    // Throw, not `void Promise.reject(…)`: a discarded rejection passes the check and crashes the process.
+    {
+      name: 'worker',
+      check: async () => {
+        if (!worker.isRunning()) throw new Error('worker is stopped');
+      },
+    },
+  ];
+}

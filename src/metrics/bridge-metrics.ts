@@ -1,0 +1,58 @@
+import type { JobFinishedEvent } from '../jobs/run-job.ts';
+import type { AttemptRecord } from '../store/types.ts';
+
+/**
+ * What the bridge reports for its metrics. Routes, the worker and the mapping handler get this
+ * small interface injected; only src/metrics/prometheus-metrics.ts knows about prom-client.
+ * Label values are short fixed names (sources, kinds, error codes, rule names), never data.
+ */
+
+export interface InboundMetrics {
+  /** One inbound request answered: `acked`, or `refused` with the error code as its reason. */
+  inboundMessage(source: string, outcome: 'acked' | 'refused', reason?: string): void;
+  /** The notifications of an acked message: newly stored (`acked`) and already stored (`duplicate`). */
+  inboundNotifications(source: string, counts: { acked: number; duplicate: number }): void;
+}
+
+export interface JobMetrics {
+  /** Jobs written to the queue (a coalesced one included: the store may supersede an older one). */
+  jobsEnqueued(kind: string, count: number): void;
+  /** One run of a job ended (the worker's onJobFinished). */
+  jobFinished(event: JobFinishedEvent): void;
+}
+
+export type MappingResult = 'remap' | 'skipped' | 'failed' | 'lookup_failed';
+
+export interface MappingMetrics {
+  /** One mapping decision; `rule` names the rule that matched (`none` when nothing did). */
+  mappingOutcome(source: string, result: MappingResult, rule: string): void;
+}
+
+export interface BridgeMetrics extends InboundMetrics, JobMetrics, MappingMetrics {}
+
+export const noopMetrics: BridgeMetrics = {
+  inboundMessage: () => {},
+  inboundNotifications: () => {},
+  jobsEnqueued: () => {},
+  jobFinished: () => {},
+  mappingOutcome: () => {},
+};
+
+/**
+ * The status class of one attempt: `2xx`…`5xx` when a response came back; `network`, `timeout`
+ * or `aborted` when none did; `error` for a failure before or without a call (an exception, a
+ * failed CRM lookup, an invalid request); `ok` for work that made no upstream call (mapping).
+ */
+export function statusClass(attempt: AttemptRecord): string {
+  if (attempt.status !== undefined) return `${Math.floor(attempt.status / 100)}xx`;
+  switch (attempt.errorClass) {
+    case undefined:
+      return 'ok';
+    case 'network':
+    case 'timeout':
+    case 'aborted':
+      return attempt.errorClass;
+    default:
+      return 'error';
+  }
+}

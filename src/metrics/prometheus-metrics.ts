@@ -1,0 +1,105 @@
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { Logger } from '../logger.ts';
+import type { Store } from '../store/types.ts';
+import { statusClass, type BridgeMetrics } from './bridge-metrics.ts';
+import { registerQueueGauges } from './queue-gauges.ts';
+
+/** What GET /metrics serves: the text and its content type. */
+export interface MetricsExposition {
+  contentType: string;
+  render(): Promise<string>;
+}
+
+export interface PrometheusMetrics {
+  metrics: BridgeMetrics;
+  exposition: MetricsExposition;
+}
+
+export interface PrometheusMetricsOptions {
+  logger: Logger;
+  /** Source of the queue gauges, read at each scrape; without it they are not registered. */
+  store?: Pick<Store, 'stats'>;
+}
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+// Pacing waits: Momentum allows 100 calls per 15 minutes, so waits run from seconds to a window.
+const WAIT_SECONDS = [1, 5, 15, 30, 60, 120, 300, 600, 900, 1800];
+
+/**
+ * The prom-client adapter behind BridgeMetrics. Each call makes its own Registry (never the
+ * global default), so several apps can live in one process (tests) without clashing names.
+ */
+export function createPrometheusMetrics(options: PrometheusMetricsOptions): PrometheusMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const inboundMessages = new Counter({
+    name: 'bridge_inbound_messages_total',
+    help: 'Inbound requests answered, by source and outcome (acked, refused); reason is the refusal code',
+    labelNames: ['source', 'outcome', 'reason'],
+    registers,
+  });
+  const inboundNotifications = new Counter({
+    name: 'bridge_inbound_notifications_total',
+    help: 'Notifications (events) in acked inbound messages, by source and outcome (acked: newly stored, duplicate: already stored)',
+    labelNames: ['source', 'outcome'],
+    registers,
+  });
+  const jobsEnqueued = new Counter({ name: 'bridge_jobs_enqueued_total', help: 'Jobs written to the queue, by kind', labelNames: ['kind'], registers });
+  const jobRuns = new Counter({
+    name: 'bridge_job_runs_total',
+    help: 'Job runs by kind and outcome (succeeded, retry, dead, skipped, cancelled, deferred, lease_lost)',
+    labelNames: ['kind', 'outcome'],
+    registers,
+  });
+  const attempts = new Counter({
+    name: 'bridge_attempts_total',
+    help: 'Attempts by kind and status class (2xx, 4xx, 5xx, network, timeout, aborted, error, ok)',
+    labelNames: ['kind', 'status_class'],
+    registers,
+  });
+  const attemptDuration = new Histogram({
+    name: 'bridge_attempt_duration_seconds',
+    help: 'Duration of one attempt (for deliveries: the Momentum call), by kind',
+    labelNames: ['kind'],
+    buckets: SECONDS,
+    registers,
+  });
+  const rateLimitWait = new Histogram({
+    name: 'bridge_rate_limit_wait_seconds',
+    help: 'Pacing deferrals: how long a job was told to wait for a Momentum rate-limit token, by kind',
+    labelNames: ['kind'],
+    buckets: WAIT_SECONDS,
+    registers,
+  });
+  const mappingOutcomes = new Counter({
+    name: 'bridge_mapping_outcomes_total',
+    help: 'Mapping decisions by source, result (remap, skipped, failed, lookup_failed) and the rule that matched',
+    labelNames: ['source', 'result', 'rule'],
+    registers,
+  });
+  if (options.store) registerQueueGauges(registry, options.store, options.logger);
+
+  const metrics: BridgeMetrics = {
+    inboundMessage: (source, outcome, reason) => inboundMessages.inc(reason === undefined ? { source, outcome } : { source, outcome, reason }),
+    inboundNotifications: (source, counts) => {
+      if (counts.acked > 0) inboundNotifications.inc({ source, outcome: 'acked' }, counts.acked);
+      if (counts.duplicate > 0) inboundNotifications.inc({ source, outcome: 'duplicate' }, counts.duplicate);
+    },
+    jobsEnqueued: (kind, count) => {
+      if (count > 0) jobsEnqueued.inc({ kind }, count);
+    },
+    jobFinished: (event) => {
+      const { kind } = event;
+      jobRuns.inc({ kind, outcome: event.recorded ? event.state : 'lease_lost' });
+      if (event.attempt) {
+        attempts.inc({ kind, status_class: statusClass(event.attempt) });
+        attemptDuration.observe({ kind }, event.attempt.durationMs / 1000);
+      }
+      if (event.deferredMs !== undefined) rateLimitWait.observe({ kind }, event.deferredMs / 1000);
+    },
+    mappingOutcome: (source, result, rule) => mappingOutcomes.inc({ source, result, rule }),
+  };
+  return { metrics, exposition: { contentType: registry.contentType, render: () => registry.metrics() } };
+}

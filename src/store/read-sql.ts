@@ -1,0 +1,117 @@
+import type { Dialect } from './migrations.ts';
+import type { Row } from './row-mappers.ts';
+import type { EventListQuery, JobFilter, JobListQuery, JobState, StoreStats } from './types.ts';
+
+/**
+ * Read models over the store (admin API, metrics), shared by both engines. Listings are built from
+ * their filters with `$n` placeholders (SQLite rewrites them, see sql.ts); the only dialect
+ * difference is the substring function. Keyset pagination on (time, id) keeps a page's cost flat
+ * however deep the operator pages, and a row inserted meanwhile never shifts a page.
+ */
+
+export type Params = Array<string | number | null>;
+export interface BuiltQuery {
+  sql: string;
+  params: Params;
+}
+
+const DAY_MS = 86_400_000;
+
+export const READ_SQL = {
+  /**
+   * One statement, so PostgreSQL answers from one snapshot: counts per kind and state, the oldest
+   * pending job per kind, and jobs that ended dead since $1 (a dead job is never updated again).
+   */
+  stats: `SELECT 'count' AS what, kind, state, COUNT(*) AS n FROM jobs GROUP BY state, kind
+    UNION ALL SELECT 'oldest', kind, 'pending', MIN(created_at) FROM jobs WHERE state = 'pending' GROUP BY kind
+    UNION ALL SELECT 'dead', kind, 'dead', COUNT(*) FROM jobs WHERE state = 'dead' AND updated_at >= CAST($1 AS BIGINT) GROUP BY kind`,
+  getMessage: `SELECT * FROM inbound_messages WHERE id = $1`,
+  /** Only a pending job may be cancelled: the state check and the change are one statement. */
+  cancelJob: `UPDATE jobs SET state = 'cancelled', last_error = $2, updated_at = $3 WHERE id = $1 AND state = 'pending' RETURNING *`,
+} as const;
+
+export const statsSince = (now: number): number => now - DAY_MS;
+
+export function statsFromRows(rows: Row[], at: number): StoreStats {
+  const stats: StoreStats = { at, counts: [], oldestPending: [], deadLast24h: [] };
+  for (const row of rows) {
+    const kind = String(row.kind);
+    const n = Number(row.n);
+    if (row.what === 'count') stats.counts.push({ kind, state: String(row.state) as JobState, count: n });
+    else if (row.what === 'oldest') stats.oldestPending.push({ kind, createdAt: n, ageMs: Math.max(0, at - n) });
+    else stats.deadLast24h.push({ kind, count: n });
+  }
+  const byKindState = (a: { kind: string; state?: string }, b: { kind: string; state?: string }) =>
+    a.kind.localeCompare(b.kind) || (a.state ?? '').localeCompare(b.state ?? '');
+  stats.counts.sort(byKindState);
+  stats.oldestPending.sort(byKindState);
+  stats.deadLast24h.sort(byKindState);
+  return stats;
+}
+
+function placeholders(params: Params) {
+  return (value: string | number): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+}
+
+const inList = (column: string, values: readonly (string | number)[], add: (value: string | number) => string): string =>
+  values.length === 0 ? '1 = 0' : `${column} IN (${values.map(add).join(', ')})`;
+
+function jobConditions(filter: JobFilter, dialect: Dialect, params: Params): string[] {
+  const add = placeholders(params);
+  const where: string[] = [];
+  // Without a state filter the newest-first walk of jobs_created is cheapest (most jobs are deliveries);
+  // SQLite has no statistics to know that, and unary + keeps it off the kind index (PostgreSQL plans by its statistics).
+  const kindColumn = dialect === 'sqlite' && filter.states === undefined ? '+j.kind' : 'j.kind';
+  if (filter.kinds !== undefined) where.push(inList(kindColumn, filter.kinds, add));
+  if (filter.states !== undefined) where.push(inList('j.state', filter.states, add));
+  if (filter.createdSince !== undefined) where.push(`j.created_at >= CAST(${add(filter.createdSince)} AS BIGINT)`);
+  if (filter.createdUntil !== undefined) where.push(`j.created_at < CAST(${add(filter.createdUntil)} AS BIGINT)`);
+  if (filter.coalesceKey !== undefined) where.push(`j.coalesce_key = ${add(filter.coalesceKey)}`);
+  if (filter.eventId !== undefined) where.push(`j.event_id = CAST(${add(filter.eventId)} AS BIGINT)`);
+  if (filter.replayOf !== undefined) where.push(`j.replay_of = CAST(${add(filter.replayOf)} AS BIGINT)`);
+  if (filter.payloadContains !== undefined) {
+    // instr/strpos compare bytes exactly; LIKE would be case-insensitive on SQLite and treat _ and % as wildcards.
+    const find = dialect === 'sqlite' ? 'instr' : 'strpos';
+    where.push(`${find}(j.payload, CAST(${add(filter.payloadContains)} AS TEXT)) > 0`);
+  }
+  if (filter.notReplayed) where.push('NOT EXISTS (SELECT 1 FROM jobs r WHERE r.replay_of = j.id)');
+  return where;
+}
+
+const whereClause = (conditions: string[]): string => (conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`);
+
+export function jobListQuery(query: JobListQuery, dialect: Dialect): BuiltQuery {
+  const params: Params = [];
+  const conditions = jobConditions(query, dialect, params);
+  const add = placeholders(params);
+  const newest = (query.order ?? 'newest') === 'newest';
+  if (query.after !== undefined) {
+    conditions.push(`(j.created_at, j.id) ${newest ? '<' : '>'} (CAST(${add(query.after.at)} AS BIGINT), CAST(${add(query.after.id)} AS BIGINT))`);
+  }
+  const direction = newest ? 'DESC' : 'ASC';
+  const sql = `SELECT j.* FROM jobs j${whereClause(conditions)} ORDER BY j.created_at ${direction}, j.id ${direction} LIMIT ${add(query.limit)}`;
+  return { sql, params };
+}
+
+export function jobCountQuery(filter: JobFilter, dialect: Dialect): BuiltQuery {
+  const params: Params = [];
+  return { sql: `SELECT COUNT(*) AS n FROM jobs j${whereClause(jobConditions(filter, dialect, params))}`, params };
+}
+
+export function eventListQuery(query: EventListQuery): BuiltQuery {
+  const params: Params = [];
+  const add = placeholders(params);
+  const where: string[] = [];
+  if (query.sources !== undefined) where.push(inList('e.source', query.sources, add));
+  if (query.states !== undefined) where.push(inList('e.state', query.states, add));
+  if (query.receivedSince !== undefined) where.push(`e.received_at >= CAST(${add(query.receivedSince)} AS BIGINT)`);
+  if (query.receivedUntil !== undefined) where.push(`e.received_at < CAST(${add(query.receivedUntil)} AS BIGINT)`);
+  if (query.after !== undefined) {
+    where.push(`(e.received_at, e.id) < (CAST(${add(query.after.at)} AS BIGINT), CAST(${add(query.after.id)} AS BIGINT))`);
+  }
+  const sql = `SELECT e.* FROM inbound_events e${whereClause(where)} ORDER BY e.received_at DESC, e.id DESC LIMIT ${add(query.limit)}`;
+  return { sql, params };
+}

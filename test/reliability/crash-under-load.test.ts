@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { replies, startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+import { waitFor } from '../jobs/support/wait-for.ts';
+import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
+import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
+import { buildLoad, countOutcomes, notificationOfRemap, postLoad, type LoadMessage, type PostOutcome } from './support/salesforce-load.ts';
+import { sqliteState, unfinished, type StoredState } from './support/stored-state.ts';
+
+const MESSAGES = 200;
+const PER_MESSAGE = 10;
+const WORKER_CONCURRENCY = 8;
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  await killAllBridges();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** How many times the fake received a remap for each notification. */
+function forwardedCounts(fake: FakeMomentum): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const request of fake.requests.filter((r) => r.path === '/v1/meeting/remap')) {
+    const id = notificationOfRemap(request.body);
+    if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+const idsOf = (messages: readonly LoadMessage[]) => messages.flatMap((message) => message.notificationIds);
+const storedIds = async (state: StoredState) => new Set([...(await state.eventKeys())].map((key) => key.replace(/^salesforce:/, '')));
+const drained = (state: StoredState) => async () => unfinished(await state.jobs()).length === 0;
+
+describe('reliability: crash under load', () => {
+  it('when the bridge is SIGKILLed while 2 000 notifications pour in, then after a restart every acked one is forwarded and none that was never stored', async () => {
+    // Arrange: a fast fake (a few ms per reply keeps remaps in flight when the kill lands), pacing off.
+    const fake = await startFakeMomentum();
+    cleanups.push(() => fake.close());
+    fake.script(() => replies.delayed(5));
+    const dir = scenarioDir('crash');
+    cleanups.push(dir.remove);
+    const env = bridgeEnv({
+      databaseUrl: `sqlite:${dir.sqliteFile}`,
+      momentumUrl: fake.url,
+      settings: { MOMENTUM_RATE_LIMIT: 'off', WORKER_CONCURRENCY: String(WORKER_CONCURRENCY), MOMENTUM_TIMEOUT_MS: '500', RETRY_SCHEDULE: '0s,200ms,500ms,1s' },
+    });
+    const state = sqliteState(dir.sqliteFile);
+    const load = buildLoad(MESSAGES, PER_MESSAGE);
+    const first = await spawnBridge({ env });
+
+    // Act 1: post with bounded concurrency; SIGKILL once a good part is acked and remaps flow.
+    let acked = 0;
+    let killed = false;
+    const posting = postLoad(first.url, load, { concurrency: 16, stop: () => killed, onOutcome: (_m, outcome) => void (outcome.kind === 'acked' && acked++) });
+    await waitFor('40 % of the messages acked', () => acked >= MESSAGES * 0.4, 60_000);
+    first.child.kill('SIGKILL');
+    killed = true;
+    const forwardedBeforeKill = fake.requests.length;
+    const outcomes = await posting;
+    expect(await first.exited).toMatchObject({ signal: 'SIGKILL' });
+    const runningAtKill = (await state.jobs()).filter((job) => job.state === 'running').length;
+
+    // Act 2: restart on the same file; it finishes the queue (orphaned jobs after their lease expires).
+    const restartedAt = Date.now();
+    const second = await spawnBridge({ env });
+    await waitFor('the restarted bridge to drain the queue', drained(state), 90_000);
+    const drainMs = Date.now() - restartedAt;
+
+    // Assert 1: every acked notification is stored and forwarded; nothing never stored is forwarded.
+    const ackedMessages = load.filter((_m, i) => outcomes[i]?.kind === 'acked');
+    const unackedMessages = load.filter((_m, i) => outcomes[i]?.kind !== 'acked');
+    const stored = await storedIds(state);
+    const afterRestart = forwardedCounts(fake);
+    const ackedIds = idsOf(ackedMessages);
+    expect(ackedIds.filter((id) => !stored.has(id))).toEqual([]);
+    expect(ackedIds.filter((id) => !afterRestart.has(id))).toEqual([]);
+    const unackedIds = idsOf(unackedMessages);
+    const neverStored = unackedIds.filter((id) => !stored.has(id));
+    expect(neverStored.filter((id) => afterRestart.has(id))).toEqual([]);
+    expect([...afterRestart.keys()].filter((id) => !stored.has(id))).toEqual([]);
+    // Stored without an ack is possible only for a message whose answer the kill cut off.
+    const storedUnacked = unackedMessages.filter((message) => message.notificationIds.some((id) => stored.has(id)));
+    const kindOf = (message: LoadMessage): PostOutcome['kind'] => outcomes[load.indexOf(message)]?.kind ?? 'not_sent';
+    expect(storedUnacked.filter((message) => kindOf(message) !== 'failed')).toEqual([]);
+    // Only remaps on the wire at the kill can reach Momentum twice.
+    const duplicatesAfterRestart = [...afterRestart.values()].reduce((sum, count) => sum + count - 1, 0);
+    expect(duplicatesAfterRestart).toBeLessThanOrEqual(WORKER_CONCURRENCY);
+    expect((await state.jobs()).filter((job) => job.kind === 'remap' && job.state !== 'succeeded')).toEqual([]);
+
+    // Act 3: Salesforce redelivers every unacked message (protocols.md §2); the bridge acks them all.
+    const redelivery = await postLoad(second.url, unackedMessages, { concurrency: 16 });
+    await waitFor('the redelivered notifications to be forwarded', drained(state), 60_000);
+
+    // Assert 2: all 2 000 forwarded; notifications stored before the kill were de-duplicated, not sent again.
+    expect(countOutcomes(redelivery)).toEqual({ acked: unackedMessages.length, refused: 0, failed: 0, not_sent: 0 });
+    const final = forwardedCounts(fake);
+    expect(idsOf(load).filter((id) => !final.has(id))).toEqual([]);
+    expect(final.size).toBe(MESSAGES * PER_MESSAGE);
+    const resentByRedelivery = idsOf(storedUnacked).filter((id) => final.get(id) !== afterRestart.get(id));
+    expect(resentByRedelivery).toEqual([]);
+    expect((await state.counts()).events).toBe(MESSAGES * PER_MESSAGE);
+
+    const first1 = countOutcomes(outcomes);
+    const duplicates = [...final.values()].reduce((sum, count) => sum + count - 1, 0);
+    reportSummary('crash-under-load', {
+      notifications: MESSAGES * PER_MESSAGE,
+      ackedBeforeKill: ackedIds.length,
+      cutAtKill: first1.failed * PER_MESSAGE,
+      notSentBeforeKill: first1.not_sent * PER_MESSAGE,
+      storedButUnacked: idsOf(storedUnacked).length,
+      forwardedBeforeKill,
+      runningAtKill,
+      restartDrainMs: drainMs,
+      redeliveredMessages: unackedMessages.length,
+      forwardedDistinct: final.size,
+      remapRequests: fake.requests.length,
+      duplicates,
+    });
+    expect(duplicates).toBe(duplicatesAfterRestart);
+  });
+});
