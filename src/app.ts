@@ -3,6 +3,10 @@ import helmet from 'helmet';
 import { healthRouter, type ReadinessCheck } from '../routes/health.ts';
 import { metricsRouter } from '../routes/metrics.ts';
 import { salesforceRouter } from '../routes/salesforce.ts';
+import { adminAuth } from '../routes/admin-auth.ts';
+import { calendarEventsRouter } from '../routes/calendar-events.ts';
+import { googleCalendarAdminRouter, googleCalendarRouter } from '../routes/google-calendar.ts';
+import type { ChannelManager } from './google/channels.ts';
 import type { Config } from './config.ts';
 import { accessLog } from './http/access-log.ts';
 import { jsonErrorHandler, jsonNotFound } from './http/error-handler.ts';
@@ -21,6 +25,8 @@ export interface AppDeps {
   store?: Store;
   /** The app's own metrics registry and recorder; GET /metrics is mounted only when it is given. */
   metrics?: PrometheusMetrics;
+  /** Google Calendar channel manager; the /admin/calendars routes are mounted only when it is given. */
+  googleManager?: ChannelManager;
 }
 
 /** Builds the HTTP app from its dependencies; never listens (server.ts and tests do). */
@@ -43,6 +49,11 @@ export function createApp(deps: AppDeps): express.Express {
     const guards = salesforceGuards(deps.config, deps.logger);
     app.use(salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger, guards, ...(deps.metrics ? { metrics: deps.metrics.metrics } : {}) }));
   }
+  if (deps.store) {
+    app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger }));
+    app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger }));
+  }
+  if (deps.googleManager) app.use(googleCalendarAdminRouter({ manager: deps.googleManager, authorize: adminAuth({ keys: deps.config.ADMIN_API_KEYS }) }));
   app.use(jsonNotFound());
   app.use(jsonErrorHandler(deps.logger));
   return app;

@@ -5,8 +5,12 @@ import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createDeliveryRuntime } from './delivery-runtime.ts';
 import { closeGracefully } from './http/graceful-close.ts';
+import { createHttpServer } from './http/http-server.ts';
+import { bridgeReadiness } from './http/readiness-checks.ts';
 import { createWorker } from './jobs/worker.ts';
 import type { Logger } from './logger.ts';
+import { countEnqueuedJobs } from './metrics/count-enqueued.ts';
+import { createPrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import { openStore } from './store/open-store.ts';
 
 export interface RunningBridge {
@@ -18,8 +22,11 @@ export interface RunningBridge {
 
 /** Opens every resource the config names, starts the worker, wires the app and listens. */
 export async function startBridge(config: Config, logger: Logger): Promise<RunningBridge> {
-  const store = await openStore(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, logger });
-  const runtime = await createDeliveryRuntime(config, store, logger).catch(async (error: unknown) => {
+  const opened = await openStore(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, logger });
+  // One registry per bridge; the queue gauges read the store at scrape time.
+  const telemetry = createPrometheusMetrics({ store: opened, logger });
+  const store = countEnqueuedJobs(opened, telemetry.metrics);
+  const runtime = await createDeliveryRuntime(config, store, logger, telemetry.metrics).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
@@ -31,29 +38,25 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     retrySchedule: config.RETRY_SCHEDULE,
     // A job must outlive one full Momentum call; the lease keeper extends it while the job runs.
     leaseMs: config.MOMENTUM_TIMEOUT_MS + 30_000,
+    onJobFinished: telemetry.metrics.jobFinished,
   });
   const app = createApp({
     config,
     logger,
     store,
-    readiness: [
-      { name: 'store', check: () => store.ping() },
-      // Throw, not `void Promise.reject(…)`: a discarded rejection passes the check and crashes the process.
-      {
-        name: 'worker',
-        check: async () => {
-          if (!worker.isRunning()) throw new Error('worker is stopped');
-        },
-      },
-    ],
+    metrics: telemetry,
+    readiness: bridgeReadiness(store, worker),
+    ...(runtime.google ? { googleManager: runtime.google.manager } : {}),
   });
   worker.start();
-  const server = app.listen(config.PORT, config.HOST);
+  const server = createHttpServer(app, config).listen(config.PORT, config.HOST);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   // A wildcard address is not one a client can dial; an IPv6 literal needs brackets in a URL.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${port}`;
+  // After listen: Google posts a `sync` notification to PUBLIC_BASE_URL as soon as a channel is made.
+  await runtime.google?.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -4,12 +4,15 @@ import type { RateLimiter } from './jobs/types.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { loadRules } from './mapping/load-rules.ts';
+import type { MappingMetrics } from './metrics/bridge-metrics.ts';
 import { createMapEventHandler, MAP_EVENT_JOB } from './mapping/map-event-handler.ts';
 import type { MappingRules } from './mapping/rules-schema.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
 import { startSandboxReceiver, type SandboxReceiver } from './momentum/sandbox-receiver.ts';
 import { createDirectoryFromConfig } from './salesforce/directory-from-config.ts';
+import { calendarMappers, createAttendeeDirectoryFromConfig } from './calendar/calendar-runtime.ts';
+import { createGoogleRuntime, type GoogleRuntime } from './google/google-runtime.ts';
 import type { Store } from './store/types.ts';
 
 /** Momentum's limit is per API key over all endpoints: remaps and imports share one bucket. */
@@ -21,6 +24,8 @@ export interface DeliveryRuntime {
   rules: MappingRules;
   client: MomentumClient;
   sandbox: SandboxReceiver | undefined;
+  /** Google Calendar watching, when a service account is configured. */
+  google: GoogleRuntime | undefined;
   close(): Promise<void>;
 }
 
@@ -28,9 +33,11 @@ export interface DeliveryRuntime {
  * Everything a worker needs to run jobs: mapping rules, CRM lookups, the Momentum client (or the
  * sandbox receiver standing in for it) and the handlers registered by job kind.
  */
-export async function createDeliveryRuntime(config: Config, store: Store, logger: Logger): Promise<DeliveryRuntime> {
+export async function createDeliveryRuntime(config: Config, store: Store, logger: Logger, metrics?: MappingMetrics): Promise<DeliveryRuntime> {
   const rules = loadRules(config);
   const directory = createDirectoryFromConfig(config, logger);
+  const attendeeDirectory = createAttendeeDirectoryFromConfig(config, logger);
+  const google = createGoogleRuntime(config, { store, channels: store.channels, logger });
   const sandbox = config.MOMENTUM_API_KEY === undefined && config.NODE_ENV !== 'production' ? await startSandboxReceiver(logger) : undefined;
   if (sandbox) {
     logger.warn('SANDBOX MODE: MOMENTUM_API_KEY is not set, so remaps go to a built-in local receiver and are only logged', {
@@ -49,14 +56,16 @@ export async function createDeliveryRuntime(config: Config, store: Store, logger
   const delivery = { client, rateLimiter, rateKey: MOMENTUM_RATE_KEY, logger };
   registry.register('remap', createRemapHandler({ ...delivery, store }));
   registry.register('import', createImportHandler(delivery));
-  registry.register(MAP_EVENT_JOB, createMapEventHandler({ store, rules, logger, ...(directory ? { directory } : {}) }));
+  registry.register(MAP_EVENT_JOB, createMapEventHandler({ store, rules, logger, ...(directory ? { directory } : {}), ...(metrics ? { metrics } : {}) }));
   return {
     registry,
     rateLimiter,
     rules,
     client,
     sandbox,
+    google,
     close: async () => {
+      await google?.close();
       await client.close();
       await sandbox?.close();
     },

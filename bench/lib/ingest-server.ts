@@ -6,15 +6,19 @@ import { OUTBOUND_MESSAGE_PATH } from '../../routes/salesforce.ts';
 import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE } from '../../src/ingest/soap-replies.ts';
+import { createHttpServer } from '../../src/http/http-server.ts';
 import { createLogger } from '../../src/logger.ts';
+import { countEnqueuedJobs } from '../../src/metrics/count-enqueued.ts';
+import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { serveChild } from './child.ts';
 import { ORG_ID } from '../../test/ingest/outbound-message-builder.ts';
 
 /**
  * Child process entry of the ingest benchmark: one server per run, chosen by argv[2].
- * - `bridge`: the real app (createApp) with the default durable SQLite store in argv[3]; no worker,
- *   so delivery does not compete with ingest for the one core this process gets.
+ * - `bridge`: the real app wired as startBridge wires it (metrics, slow-client limits) with the
+ *   default durable SQLite store in argv[3]; no worker, so delivery does not compete with ingest
+ *   for the one core this process gets.
  * - `bare-http` / `bare-express`: read the whole body and answer the same ack, storing nothing.
  */
 
@@ -49,12 +53,21 @@ function bareExpress(): Server {
 }
 
 async function bridge(databaseFile: string): Promise<{ server: Server; close: () => Promise<void> }> {
-  // The defaults an operator gets, plus the org the messages come from.
-  const config = parseConfig({ DATABASE_URL: `sqlite:${databaseFile}`, SALESFORCE_ORG_IDS: ORG_ID, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
+  // The defaults an operator gets, plus the org the messages come from. The per-address inbound
+  // rate limit is off: all load comes from one loopback address, while Salesforce sends from many.
+  const config = parseConfig({
+    DATABASE_URL: `sqlite:${databaseFile}`,
+    SALESFORCE_ORG_IDS: ORG_ID,
+    INBOUND_RATE_LIMIT: 'off',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  });
   const logger = createLogger({ level: config.LOG_LEVEL });
-  const store = await openStore(config.DATABASE_URL, { logger });
-  const app = createApp({ config, logger, store, readiness: [{ name: 'store', check: () => store.ping() }] });
-  const server = createServer(app);
+  // The same HTTP wiring as startBridge (src/bridge.ts), minus the worker.
+  const opened = await openStore(config.DATABASE_URL, { logger });
+  const telemetry = createPrometheusMetrics({ store: opened, logger });
+  const store = countEnqueuedJobs(opened, telemetry.metrics);
+  const app = createApp({ config, logger, store, metrics: telemetry, readiness: [{ name: 'store', check: () => store.ping() }] });
+  const server = createHttpServer(app, config);
   return { server, close: () => store.close() };
 }
 

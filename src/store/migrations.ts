@@ -1,3 +1,5 @@
+import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
+
 /**
  * Versioned schema, one logical schema for both engines. Statements are written once with a few
  * type placeholders that each dialect fills in; everything else (partial indexes, constraints) is
@@ -17,6 +19,7 @@ const TYPES: Record<Dialect, Record<string, string>> = {
   sqlite: { id: 'INTEGER PRIMARY KEY', bigint: 'INTEGER', double: 'REAL', int: 'INTEGER' },
   postgres: { id: 'BIGSERIAL PRIMARY KEY', bigint: 'BIGINT', double: 'DOUBLE PRECISION', int: 'INTEGER' },
 };
+
 
 const MIGRATIONS: Migration[] = [
   {
@@ -106,6 +109,7 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX inbound_events_received ON inbound_events (received_at, id)`,
     ],
   },
+  { version: 3, name: GOOGLE_CHANNELS_MIGRATION.name, statements: [...GOOGLE_CHANNELS_MIGRATION.statements] },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

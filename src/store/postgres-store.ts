@@ -11,6 +11,7 @@ import { postgresReads } from './postgres-reads.ts';
 import { attemptFromRow, bucketFromRow, eventFromRow, jobFromRow } from './row-mappers.ts';
 import { SQL } from './sql.ts';
 import { block, take, view, type BucketRow } from './token-bucket.ts';
+import { createSqlChannelStore } from './sql-channel-store.ts';
 import type { Store } from './types.ts';
 
 export interface PostgresStoreOptions {
@@ -71,6 +72,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
   return {
     engine: 'postgres',
+    channels: createSqlChannelStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     migrate: async () => void (await migratePostgres(db)),
     ping: async () => void (await db.pool.query(SQL.ping)),
     async close() {

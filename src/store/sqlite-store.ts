@@ -9,9 +9,10 @@ import { SQL } from './sql.ts';
 import { createGroupCommit } from './sqlite-group-commit.ts';
 import { claimJobs, enqueueJobs, finishJob, ingestMessage } from './sqlite-jobs.ts';
 import { migrateSqlite } from './sqlite-migrate.ts';
-import { createQueries } from './sqlite-queries.ts';
+import { createQueries, type Param } from './sqlite-queries.ts';
 import { sqliteReads } from './sqlite-reads.ts';
 import { block, take, view } from './token-bucket.ts';
+import { createSqlChannelStore } from './sql-channel-store.ts';
 import type { Store } from './types.ts';
 
 // Another process on the same file (a restart overlapping the old one) holds the write lock briefly.
@@ -50,6 +51,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
 
   return {
     engine: 'sqlite',
+    channels: createSqlChannelStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     migrate: () => read(() => void migrateSqlite(db)),
     ping: () => read(() => void q.get(SQL.ping)),
     async close() {

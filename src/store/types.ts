@@ -1,3 +1,5 @@
+import type { ChannelStore } from '../google/channel-store.ts';
+
 /**
  * The store's contract: the only way the rest of the bridge reads or writes durable state.
  * Two engines implement it (sqlite-store.ts, postgres-store.ts); one conformance suite tests both.
@@ -170,6 +172,8 @@ export interface InboundMessage {
 
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
+  /** Google Calendar watch channels, watched calendars and singleton leases, in the same database. */
+  readonly channels: ChannelStore;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -10,7 +10,7 @@ import { openTestStore } from './support/real-store.ts';
 import { testKeyPair, TEST_SERVICE_ACCOUNT } from './support/service-account-key.ts';
 import { sqliteRunner } from './support/sql-runners.ts';
 import { storedJobs } from './support/stored-rows.ts';
-import { createSqlChannelStore } from '../../src/google/sql-channel-store.ts';
+import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import { meetingEvent } from './support/google-setup.ts';
 
 const ANA = 'ana.rep@example.com';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGoogleScheduler } from '../../src/google/channel-scheduler.ts';
 import { createChannelManager, renewalDue } from '../../src/google/channels.ts';
-import { createSqlChannelStore } from '../../src/google/sql-channel-store.ts';
+import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { googleSetup, type GoogleSetup } from './support/google-setup.ts';
 import { sqliteRunner } from './support/sql-runners.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Channel, ChannelStore } from '../../src/google/channel-store.ts';
-import { createSqlChannelStore } from '../../src/google/sql-channel-store.ts';
+import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import { postgresRunner, sqliteRunner, TEST_DATABASE_URL, type TestRunner } from './support/sql-runners.ts';
 
 const engines: Array<[string, () => Promise<TestRunner>]> = [['sqlite', () => sqliteRunner()]];

@@ -4,7 +4,7 @@ import { calendarMappers } from '../../../src/calendar/calendar-runtime.ts';
 import { parseConfig } from '../../../src/config.ts';
 import type { GoogleScheduler } from '../../../src/google/channel-scheduler.ts';
 import { createGoogleRuntime, type GoogleRuntime } from '../../../src/google/google-runtime.ts';
-import { createSqlChannelStore } from '../../../src/google/sql-channel-store.ts';
+import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
 import { createJobRegistry } from '../../../src/jobs/registry.ts';
 import { createWorker, type Worker } from '../../../src/jobs/worker.ts';
 import { builtInRules } from '../../../src/mapping/default-rules.ts';

@@ -1,7 +1,7 @@
 import { createCalendarClient, type CalendarClient } from '../../../src/google/calendar-client.ts';
 import type { ChannelStore } from '../../../src/google/channel-store.ts';
 import { createGoogleAuth, loadServiceAccountKey } from '../../../src/google/service-account.ts';
-import { createSqlChannelStore } from '../../../src/google/sql-channel-store.ts';
+import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
 import { startFakeGoogle, type FakeGoogle } from '../../fakes/fake-google.ts';
 import { testKeyPair, testServiceAccountKey, TEST_SERVICE_ACCOUNT } from './service-account-key.ts';
 import { sqliteRunner, type TestRunner } from './sql-runners.ts';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import pg from 'pg';
-import { channelTableStatements } from '../../../src/google/channel-migration.ts';
-import type { SqlRunner } from '../../../src/google/sql-channel-store.ts';
+import { channelTableStatements } from '../../../src/store/google-channel-migration.ts';
+import type { SqlRunner } from '../../../src/store/sql-channel-store.ts';
 import { toSqlite } from '../../../src/store/sql.ts';
 
 /**

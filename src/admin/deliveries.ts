@@ -1,0 +1,55 @@
+import { AppError } from '../errors.ts';
+import type { Job, JobFilter } from '../store/types.ts';
+import type { AdminStore } from './admin-store.ts';
+import { decodeCursor, pageOf } from './cursor.ts';
+import { DELIVERY_KINDS, PAGE_LIMIT_MAX, type DeliveryFilterInput, type DeliveryListQuery } from './request-schemas.ts';
+import type { DeliveryDetail } from './response-schemas.ts';
+import { attemptView, deliveryView, eventSummary, jobSummary } from './views.ts';
+
+/** Deliveries are the jobs that call Momentum: remaps and imports (mapping jobs are not). */
+export const isDelivery = (job: Job): boolean => (DELIVERY_KINDS as readonly string[]).includes(job.kind);
+
+export function deliveryFilter(input: DeliveryFilterInput): JobFilter {
+  return {
+    kinds: input.kind === undefined ? DELIVERY_KINDS : [input.kind],
+    ...(input.state === undefined ? {} : { states: [input.state] }),
+    ...(input.since === undefined ? {} : { createdSince: input.since }),
+    ...(input.until === undefined ? {} : { createdUntil: input.until }),
+    ...(input.meeting === undefined ? {} : { coalesceKey: input.meeting }),
+    // The first 15 characters are the id itself (the 18-character form only adds a checksum), so
+    // this finds the record whichever form the request carries (protocols.md §2, record ids).
+    ...(input.salesforceId === undefined ? {} : { payloadContains: input.salesforceId.slice(0, 15) }),
+  };
+}
+
+export async function listDeliveries(store: AdminStore, query: DeliveryListQuery) {
+  const after = decodeCursor(query.cursor);
+  const rows = await store.listJobs({ ...deliveryFilter(query), ...(after ? { after } : {}), limit: query.limit + 1 });
+  return pageOf(rows, query.limit, (job) => ({ at: job.createdAt, id: job.id }), jobSummary);
+}
+
+export async function loadDelivery(store: Pick<AdminStore, 'getJob'>, id: number): Promise<Job> {
+  const job = await store.getJob(id);
+  if (job === undefined || !isDelivery(job)) throw new AppError('not_found', `delivery ${id} does not exist`, { status: 404 });
+  return job;
+}
+
+/** Everything an operator needs to judge one delivery: body, attempts, origin, successor, replays. */
+export async function deliveryDetail(store: AdminStore, id: number): Promise<DeliveryDetail> {
+  const job = await loadDelivery(store, id);
+  const [attempts, event, supersededBy, replayOf, replays] = await Promise.all([
+    store.getAttempts(id),
+    job.eventId === null ? undefined : store.getEvent(job.eventId),
+    job.supersededBy === null ? undefined : store.getJob(job.supersededBy),
+    job.replayOf === null ? undefined : store.getJob(job.replayOf),
+    store.listJobs({ replayOf: id, order: 'oldest', limit: PAGE_LIMIT_MAX }),
+  ]);
+  return {
+    delivery: deliveryView(job),
+    attempts: attempts.map(attemptView),
+    event: event === undefined ? null : eventSummary(event),
+    supersededBy: supersededBy === undefined ? null : jobSummary(supersededBy),
+    replayOf: replayOf === undefined ? null : jobSummary(replayOf),
+    replays: replays.map(jobSummary),
+  };
+}

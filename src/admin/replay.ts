@@ -1,0 +1,48 @@
+import { AppError } from '../errors.ts';
+import type { Job, NewJob } from '../store/types.ts';
+import type { AdminStore } from './admin-store.ts';
+import { loadDelivery } from './deliveries.ts';
+import { REPLAYABLE_STATES } from './request-schemas.ts';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A new delivery with the original's request, linked to it (replayOf) and to its inbound event.
+ * It keeps the meeting's coalescing key, so it is paced, coalesced and never runs beside another
+ * remap of that meeting, like any delivery.
+ */
+export function replayJob(original: Job): NewJob {
+  return {
+    kind: original.kind,
+    // A replay is always sent: `replay` turns off the "unchanged → not re-sent" rule (issue 5). The
+    // import payload is a strict {request} and has no such rule, so it is copied as it is.
+    payload: original.kind === 'remap' && isRecord(original.payload) ? { ...original.payload, replay: true } : original.payload,
+    ...(original.coalesceKey === null ? {} : { coalesceKey: original.coalesceKey }),
+    ...(original.eventId === null ? {} : { eventId: original.eventId }),
+    replayOf: original.id,
+  };
+}
+
+export const isReplayable = (job: Job): boolean => (REPLAYABLE_STATES as readonly string[]).includes(job.state);
+
+export async function replayDelivery(store: AdminStore, id: number): Promise<{ original: Job; replay: Job }> {
+  const original = await loadDelivery(store, id);
+  if (!isReplayable(original)) {
+    throw new AppError('not_replayable', `delivery ${id} is ${original.state}; only ${REPLAYABLE_STATES.join(', ')} deliveries can be replayed`, {
+      status: 409,
+      details: { state: original.state },
+    });
+  }
+  const [replay] = await store.enqueue([replayJob(original)]);
+  if (replay === undefined) throw new Error(`enqueueing the replay of delivery ${id} returned no job`);
+  return { original, replay };
+}
+
+export async function cancelDelivery(store: AdminStore, id: number, keyFingerprint: string): Promise<Job> {
+  const job = await loadDelivery(store, id);
+  // The store changes it only if it is still pending: a worker may claim it between the two reads.
+  const cancelled = job.state === 'pending' ? await store.cancelJob(id, `cancelled by an operator (key ${keyFingerprint})`) : undefined;
+  if (cancelled !== undefined) return cancelled;
+  const state = job.state === 'pending' ? ((await store.getJob(id))?.state ?? job.state) : job.state;
+  throw new AppError('not_cancellable', `delivery ${id} is ${state}; only a pending delivery can be cancelled`, { status: 409, details: { state } });
+}

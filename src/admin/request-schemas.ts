@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { EventState, JobState } from '../store/types.ts';
+
+/**
+ * Admin API inputs (issue 5). Queries are strict: a misspelt filter is a 400, not a silently
+ * wider listing. Times are ISO 8601 with an offset; they become epoch ms after parsing.
+ */
+
+export const JOB_STATES = ['pending', 'running', 'succeeded', 'dead', 'superseded', 'skipped', 'cancelled'] as const satisfies readonly JobState[];
+export const EVENT_STATES = ['received', 'mapped', 'skipped', 'failed'] as const satisfies readonly EventState[];
+export const DELIVERY_KINDS = ['remap', 'import'] as const;
+/** A replay needs an ended delivery: a pending or running one is still going, a superseded one has a newer one. */
+export const REPLAYABLE_STATES = ['dead', 'succeeded', 'cancelled', 'skipped'] as const satisfies readonly JobState[];
+
+export const PAGE_LIMIT_MAX = 200;
+
+const instant = z.iso
+  .datetime({ offset: true, error: 'expected an ISO 8601 date-time with Z or an offset' })
+  .transform((text) => Date.parse(text));
+
+const limit = z.coerce
+  .number({ error: 'expected a whole number' })
+  .int({ error: 'expected a whole number' })
+  .min(1)
+  .max(PAGE_LIMIT_MAX)
+  .default(50)
+  .meta({ description: `Page size, at most ${PAGE_LIMIT_MAX}` });
+
+const cursor = z.string().min(1).max(100).optional().meta({ description: 'nextCursor of the previous page' });
+
+/** 15- or 18-character Salesforce ids (protocols.md §2): letters and digits only. */
+const salesforceId = z.string().regex(/^[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$/, 'expected a 15- or 18-character Salesforce id');
+
+const sinceUntil = <T extends { since?: number; until?: number }>(value: T) => value.since === undefined || value.until === undefined || value.since < value.until;
+const sinceUntilError = { message: 'since must be before until', path: ['since'] };
+
+export const idParamsSchema = z.strictObject({
+  id: z.coerce.number({ error: 'expected a positive whole number' }).int({ error: 'expected a positive whole number' }).positive({ error: 'expected a positive whole number' }),
+});
+
+const deliveryFilterShape = {
+  state: z.enum(JOB_STATES).optional(),
+  kind: z.enum(DELIVERY_KINDS).optional(),
+  since: instant.optional().meta({ description: 'Created at or after (ISO 8601)' }),
+  until: instant.optional().meta({ description: 'Created before (ISO 8601)' }),
+  meeting: z.string().min(1).max(1000).optional().meta({ description: 'The meeting: the coalescing key, e.g. source:GOOGLE_CALENDAR:abc' }),
+  salesforceId: salesforceId.optional().meta({ description: 'A Salesforce id anywhere in the request (15 or 18 characters)' }),
+};
+
+export const deliveryListQuerySchema = z.strictObject({ ...deliveryFilterShape, limit, cursor }).refine(sinceUntil, sinceUntilError);
+
+export const eventListQuerySchema = z
+  .strictObject({
+    source: z.string().min(1).max(100).optional().meta({ description: 'salesforce, google, calendar…' }),
+    state: z.enum(EVENT_STATES).optional(),
+    since: instant.optional().meta({ description: 'Received at or after (ISO 8601)' }),
+    until: instant.optional().meta({ description: 'Received before (ISO 8601)' }),
+    limit,
+    cursor,
+  })
+  .refine(sinceUntil, sinceUntilError);
+
+export const bulkReplayBodySchema = z.strictObject({
+  filter: z
+    .strictObject({
+      ...deliveryFilterShape,
+      state: z.enum(REPLAYABLE_STATES).default('dead'),
+      includeReplayed: z.boolean().default(false).meta({ description: 'Also deliveries that were already replayed once (default: skip them)' }),
+    })
+    .refine(sinceUntil, sinceUntilError),
+  dryRun: z.boolean().default(true).meta({ description: 'true (default): only count and sample; false: enqueue the replays' }),
+});
+
+const queryFlag = z.enum(['true', 'false'], { error: 'expected true or false' }).transform((value) => value === 'true');
+
+/** Momentum's remap takes the flags as query parameters (protocols.md §1); the manual remap mirrors it. */
+export const manualRemapQuerySchema = z.strictObject({
+  triggerSummary: queryFlag.optional(),
+  triggerAiSignals: queryFlag.optional(),
+});
+
+export const emptyQuerySchema = z.strictObject({});
+
+export type DeliveryListQuery = z.output<typeof deliveryListQuerySchema>;
+export type EventListQueryInput = z.output<typeof eventListQuerySchema>;
+export type BulkReplayBody = z.output<typeof bulkReplayBodySchema>;
+export type DeliveryFilterInput = Omit<DeliveryListQuery, 'limit' | 'cursor'>;

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { EVENT_STATES, JOB_STATES } from './request-schemas.ts';
+
+/** Admin API answers: the OpenAPI document describes them from these schemas. Times are ISO 8601. */
+
+const time = z.string().meta({ description: 'ISO 8601, UTC' });
+const id = z.int().positive();
+
+export const errorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+
+export const jobSummarySchema = z.object({
+  id,
+  kind: z.string(),
+  state: z.enum(JOB_STATES),
+  meeting: z.string().nullable().meta({ description: 'The coalescing key' }),
+  attempts: z.int(),
+  createdAt: time,
+  updatedAt: time,
+  runAt: time,
+  eventId: id.nullable(),
+  replayOf: id.nullable(),
+  supersededBy: id.nullable(),
+  lastError: z.string().nullable(),
+});
+
+export const attemptSchema = z.object({
+  id,
+  startedAt: time,
+  durationMs: z.int(),
+  status: z.int().optional(),
+  errorClass: z.string().optional(),
+  error: z.string().optional().meta({ description: 'At most 4 KB of the upstream answer' }),
+  upstreamRequestId: z.string().optional(),
+});
+
+export const eventSummarySchema = z.object({
+  id,
+  messageId: id,
+  source: z.string(),
+  senderId: z.string().nullable(),
+  dedupeKey: z.string(),
+  receivedAt: time,
+  state: z.enum(EVENT_STATES),
+  stateReason: z.string().nullable(),
+});
+
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export const jobPageSchema = page(jobSummarySchema);
+export const eventPageSchema = page(eventSummarySchema);
+
+export const deliveryDetailSchema = z.object({
+  delivery: jobSummarySchema.extend({
+    request: z.unknown().meta({ description: 'The body sent to Momentum' }),
+    flags: z.object({ triggerSummary: z.boolean(), triggerAiSignals: z.boolean() }).nullable(),
+    replay: z.boolean(),
+    result: z.unknown(),
+  }),
+  attempts: z.array(attemptSchema),
+  event: eventSummarySchema.nullable().meta({ description: 'The inbound event it came from' }),
+  supersededBy: jobSummarySchema.nullable(),
+  replayOf: jobSummarySchema.nullable(),
+  replays: z.array(jobSummarySchema),
+});
+
+export const eventDetailSchema = z.object({
+  event: eventSummarySchema.extend({ parsedPayload: z.unknown() }),
+  message: z.object({ id, source: z.string(), senderId: z.string().nullable(), receivedAt: time, rawPayload: z.string() }),
+  jobs: z.array(jobSummarySchema),
+});
+
+export const jobAnswerSchema = z.object({ job: jobSummarySchema });
+export const deliveryAnswerSchema = z.object({ delivery: jobSummarySchema });
+
+export const bulkReplayAnswerSchema = z.object({
+  dryRun: z.boolean(),
+  matched: z.int().meta({ description: 'Deliveries the filter selects' }),
+  replayed: z.int().meta({ description: 'Replays enqueued (a dry run: how many would be)' }),
+  capped: z.boolean().meta({ description: 'More matched than ADMIN_BULK_MAX; run again for the rest' }),
+  sample: z.array(jobSummarySchema),
+});
+
+export const statsSchema = z.object({
+  at: time,
+  counts: z.array(z.object({ kind: z.string(), state: z.enum(JOB_STATES), count: z.int() })),
+  oldestPending: z.array(z.object({ kind: z.string(), createdAt: time, ageMs: z.int() })),
+  deadLast24h: z.array(z.object({ kind: z.string(), count: z.int() })),
+  rateLimit: z
+    .object({ key: z.string(), tokens: z.number(), capacity: z.int(), blockedUntil: time.nullable() })
+    .nullable()
+    .meta({ description: 'The Momentum token bucket; null when pacing is off' }),
+});
+
+export const openApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
+
+export type JobSummary = z.infer<typeof jobSummarySchema>;
+export type EventSummary = z.infer<typeof eventSummarySchema>;
+export type DeliveryDetail = z.infer<typeof deliveryDetailSchema>;
+export type EventDetail = z.infer<typeof eventDetailSchema>;
+export type BulkReplayAnswer = z.infer<typeof bulkReplayAnswerSchema>;
+export type AdminStats = z.infer<typeof statsSchema>;
