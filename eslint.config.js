@@ -14,6 +14,15 @@ export default tseslint.config(
     },
   },
   {
+    // The operator console: plain browser modules served as they are (no build step).
+    files: ['console/**/*.js'],
+    // Node's own globals (process, Buffer…) are switched off: they do not exist in the browser.
+    languageOptions: {
+      sourceType: 'module',
+      globals: { ...Object.fromEntries(Object.keys(globals.node).filter((name) => !(name in globals.browser)).map((name) => [name, 'off'])), ...globals.browser },
+    },
+  },
+  {
     files: ['test/**', 'bench/**'],
     rules: { 'no-console': 'off' },
   },

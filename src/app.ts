@@ -3,9 +3,12 @@ import helmet from 'helmet';
 import { healthRouter, type ReadinessCheck } from '../routes/health.ts';
 import { metricsRouter } from '../routes/metrics.ts';
 import { salesforceRouter } from '../routes/salesforce.ts';
+import { adminRouter } from '../routes/admin.ts';
 import { adminAuth } from '../routes/admin-auth.ts';
+import { adminConsoleRouter } from '../routes/admin-console.ts';
 import { calendarEventsRouter } from '../routes/calendar-events.ts';
 import { googleCalendarAdminRouter, googleCalendarRouter } from '../routes/google-calendar.ts';
+import type { RateBucket } from './admin/stats.ts';
 import type { ChannelManager } from './google/channels.ts';
 import type { Config } from './config.ts';
 import { accessLog } from './http/access-log.ts';
@@ -27,6 +30,8 @@ export interface AppDeps {
   metrics?: PrometheusMetrics;
   /** Google Calendar channel manager; the /admin/calendars routes are mounted only when it is given. */
   googleManager?: ChannelManager;
+  /** The Momentum token bucket (rate limiter and key), shown by GET /admin/stats. */
+  momentumRate?: RateBucket;
 }
 
 /** Builds the HTTP app from its dependencies; never listens (server.ts and tests do). */
@@ -52,6 +57,12 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.store) {
     app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger }));
     app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger }));
+  }
+  if (deps.store) {
+    // The console's static files need no key (they hold no data); every /admin API call does.
+    app.use(adminConsoleRouter());
+    app.use('/admin', authFailureRateLimit(deps.config.ADMIN_AUTH_FAILURE_LIMIT, deps.logger));
+    app.use(adminRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}) }));
   }
   if (deps.googleManager) app.use(googleCalendarAdminRouter({ manager: deps.googleManager, authorize: adminAuth({ keys: deps.config.ADMIN_API_KEYS }) }));
   app.use(jsonNotFound());

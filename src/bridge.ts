@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
-import { createDeliveryRuntime } from './delivery-runtime.ts';
+import { createDeliveryRuntime, MOMENTUM_RATE_KEY } from './delivery-runtime.ts';
 import { closeGracefully } from './http/graceful-close.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { bridgeReadiness } from './http/readiness-checks.ts';
@@ -47,6 +47,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     metrics: telemetry,
     readiness: bridgeReadiness(store, worker),
     ...(runtime.google ? { googleManager: runtime.google.manager } : {}),
+    momentumRate: { limiter: runtime.rateLimiter, key: MOMENTUM_RATE_KEY },
   });
   worker.start();
   const server = createHttpServer(app, config).listen(config.PORT, config.HOST);

@@ -92,7 +92,7 @@ const trustProxy = z
   .default('false')
   .transform((text, ctx): boolean | number | string[] => {
     const value = text.trim();
-    if (value === 'true' || value === 'false') return value === 'true';
+    if (value === 'true' || value === 'false' || value === '') return value === 'true';
     if (/^\d+$/.test(value)) return Number(value);
     const entries = list(value);
     const bad = entries.filter((entry) => !PROXY_NAMES.has(entry) && parseCidr(entry) === undefined);

@@ -62,7 +62,11 @@ export function createWorker(options: WorkerOptions): Worker {
     }
     claiming = fill().finally(() => {
       claiming = undefined;
-      if (wakeAgain) wake();
+      // Cleared before waking so a full worker (which claims nothing) cannot loop on it.
+      if (wakeAgain) {
+        wakeAgain = false;
+        wake();
+      }
     });
   };
 

@@ -57,7 +57,7 @@ describe.skipIf(!DATABASE_URL)(`two workers on one PostgreSQL schema${DATABASE_U
     }
 
     for (const worker of workers) worker.start();
-    await waitFor('every job to finish', () => finished.length >= JOBS, 120_000);
+    await waitFor('every job to finish', () => finished.length >= JOBS, 170_000);
 
     const counts = recorder.counts();
     expect(counts.size).toBe(JOBS);
@@ -72,5 +72,5 @@ describe.skipIf(!DATABASE_URL)(`two workers on one PostgreSQL schema${DATABASE_U
     const { rows } = await client.query(`SELECT state, count(*)::int AS count, max(attempts) AS attempts FROM ${schema}.jobs GROUP BY state`);
     await client.end();
     expect(rows).toEqual([{ state: 'succeeded', count: JOBS, attempts: 1 }]);
-  });
+  }, 180_000);
 });

@@ -157,6 +157,41 @@ describe('createWorker', () => {
     expect(await store.getJob(next!.id)).toMatchObject({ attempts: 1, supersededBy: null });
   });
 
+  it('when wake-ups arrive during a claim that fills the worker, then the worker does not spin and still finishes', async () => {
+    const { store, recorder } = await setup();
+    const listeners = new Set<() => void>();
+    // Every claim is accompanied by a "jobs available" wake-up, as from another instance's enqueue.
+    const noisy: Store = {
+      ...store,
+      claim: async (options) => {
+        const claimed = await store.claim(options);
+        listeners.forEach((listener) => listener());
+        return claimed;
+      },
+      onJobsAvailable: (listener) => {
+        listeners.add(listener);
+        const unsubscribe = store.onJobsAvailable(listener);
+        return () => {
+          listeners.delete(listener);
+          unsubscribe();
+        };
+      },
+    };
+    const worker = createWorker({
+      store: noisy, logger: captureLogger().logger, concurrency: 1, retrySchedule: [0], leaseMs: 5_000, maxIdleMs: 60_000,
+      registry: createJobRegistry({ post: createPostHandler({ url: recorder.url }) }),
+    });
+    cleanups.push(() => worker.stop(1_000));
+    const jobs = await store.enqueue([{ kind: 'post', payload: { n: 1 } }, { kind: 'post', payload: { n: 2 } }]);
+
+    worker.start();
+    const timerFired = await new Promise<boolean>((resolve) => setTimeout(resolve, 20, true));
+
+    expect(timerFired).toBe(true);
+    await waitFor('both jobs to succeed', async () => (await Promise.all(jobs.map((job) => state(store, job.id)))).every((value) => value === 'succeeded'));
+    expect(recorder.requests.map((request) => request.jobId)).toEqual(jobs.map((job) => job.id));
+  });
+
   it('when a job kind has no handler, then the job is dead with a reason naming the kind and nothing is sent', async () => {
     const { store, recorder, worker } = await setup();
     const [job] = await store.enqueue([{ kind: 'calendar-sink', payload: {} }]);

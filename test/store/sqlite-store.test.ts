@@ -38,7 +38,7 @@ describe('sqlite store', () => {
       expect(existsSync(file)).toBe(true);
       const raw = new DatabaseSync(file);
       expect(raw.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-      expect(raw.prepare('SELECT version FROM schema_migrations').all().map((row) => row.version)).toEqual([1, 2]);
+      expect(raw.prepare('SELECT version FROM schema_migrations').all().map((row) => row.version)).toEqual([1, 2, 3]);
       raw.close();
     });
 

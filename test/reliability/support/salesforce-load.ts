@@ -52,6 +52,9 @@ export type PostOutcome =
   /** Never posted (the load stopped first). */
   | { kind: 'not_sent' };
 
+// Salesforce waits 60 s for the listener (protocols.md §2); a hung bridge must fail the post, not the whole suite.
+const POST_TIMEOUT_MS = 30_000;
+
 /** Posts one message like Salesforce does and classifies the answer. */
 export async function postMessage(url: string, xml: string): Promise<PostOutcome> {
   try {
@@ -59,13 +62,14 @@ export async function postMessage(url: string, xml: string): Promise<PostOutcome
       method: 'POST',
       headers: { 'content-type': 'text/xml; charset=UTF-8', soapaction: '""' },
       body: xml,
+      signal: AbortSignal.timeout(POST_TIMEOUT_MS),
     });
     const text = await response.text();
     if (response.status === 200 && text.includes('<Ack>true</Ack>')) return { kind: 'acked' };
     return { kind: 'refused', status: response.status };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { kind: 'failed', error: cause?.code ?? cause?.message ?? String(error) };
+    const { name, cause } = error as { name?: string; cause?: { code?: string; message?: string } };
+    return { kind: 'failed', error: name === 'TimeoutError' ? 'timeout' : (cause?.code ?? cause?.message ?? String(error)) };
   }
 }
 
@@ -74,6 +78,8 @@ export interface LoadOptions {
   concurrency: number;
   /** Checked before each post: true stops the load (the rest stay `not_sent`). */
   stop?: () => boolean;
+  /** Awaited before each post: lets a scenario hold part of the load back until something happened. */
+  beforePost?: (message: LoadMessage) => Promise<void>;
   onOutcome?: (message: LoadMessage, outcome: PostOutcome) => void;
 }
 
@@ -85,6 +91,8 @@ export async function postLoad(url: string, messages: readonly LoadMessage[], op
     while (next < messages.length && !options.stop?.()) {
       const position = next++;
       const message = messages[position] as LoadMessage;
+      await options.beforePost?.(message);
+      if (options.stop?.()) return;
       const outcome = await postMessage(url, message.xml);
       outcomes[position] = outcome;
       options.onOutcome?.(message, outcome);

@@ -1,0 +1,96 @@
+import { parseConfig } from '../../src/config.ts';
+import { createDeliveryRuntime } from '../../src/delivery-runtime.ts';
+import { createWorker } from '../../src/jobs/worker.ts';
+import type { Logger } from '../../src/logger.ts';
+import { countEnqueuedJobs } from '../../src/metrics/count-enqueued.ts';
+import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import { remapJobBatches } from './remap-jobs.ts';
+
+export interface DrainOptions {
+  databaseUrl: string;
+  /** PostgreSQL: the schema to create and use. */
+  schema?: string;
+  fakeUrl: string;
+  jobs: number;
+  concurrency: number;
+  logger: Logger;
+  /** Called after the queue is filled and before the clock starts. */
+  beforeStart?: () => Promise<void>;
+  /** Give up (and report a failure) after this long. */
+  timeoutMs?: number;
+}
+
+export interface DrainResult {
+  ms: number;
+  /** Jobs by final state (succeeded, dead, …). */
+  states: Record<string, number>;
+  /** Runs that ended in retry or deferred (each one a wasted round trip). */
+  requeued: number;
+}
+
+const FINAL = new Set(['succeeded', 'dead', 'skipped', 'cancelled']);
+
+/**
+ * Fills a fresh store with `jobs` remap jobs, then times the bridge's own worker (the runtime,
+ * handlers, Momentum client and metrics exactly as startBridge wires them, pacing off) until every
+ * job reached a final state.
+ */
+export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
+  const { logger, jobs } = options;
+  const config = parseConfig({
+    DATABASE_URL: options.databaseUrl,
+    MOMENTUM_API_BASE_URL: options.fakeUrl,
+    MOMENTUM_RECEIVER_URL: options.fakeUrl,
+    MOMENTUM_API_KEY: 'bench-key',
+    // Pacing off: the published 100/15m would make this a benchmark of waiting.
+    MOMENTUM_RATE_LIMIT: 'off',
+    WORKER_CONCURRENCY: String(options.concurrency),
+  });
+  const opened = await openStore(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, logger, ...(options.schema ? { schema: options.schema } : {}) });
+  const telemetry = createPrometheusMetrics({ store: opened, logger });
+  const store = countEnqueuedJobs(opened, telemetry.metrics);
+  const runtime = await createDeliveryRuntime(config, store, logger, telemetry.metrics);
+  try {
+    for (const batch of remapJobBatches(0, jobs, 1000)) await store.enqueue(batch);
+    await options.beforeStart?.();
+
+    const states: Record<string, number> = {};
+    let finished = 0;
+    let requeued = 0;
+    let allDone = () => {};
+    const done = new Promise<void>((resolve) => (allDone = resolve));
+    const worker = createWorker({
+      store,
+      registry: runtime.registry,
+      logger,
+      concurrency: config.WORKER_CONCURRENCY,
+      retrySchedule: config.RETRY_SCHEDULE,
+      leaseMs: config.MOMENTUM_TIMEOUT_MS + 30_000,
+      onJobFinished: (event) => {
+        telemetry.metrics.jobFinished(event);
+        if (!FINAL.has(event.state)) return void (requeued += 1);
+        states[event.state] = (states[event.state] ?? 0) + 1;
+        if (++finished === jobs) allDone();
+      },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`drain did not finish within ${options.timeoutMs ?? 600_000} ms (${finished}/${jobs})`)), options.timeoutMs ?? 600_000);
+    });
+    const started = performance.now();
+    worker.start();
+    let ms: number;
+    try {
+      await Promise.race([done, timeout]);
+      ms = performance.now() - started;
+    } finally {
+      clearTimeout(timer);
+      await worker.stop(10_000);
+    }
+    return { ms, states, requeued };
+  } finally {
+    await runtime.close();
+    await store.close();
+  }
+}

@@ -1,0 +1,43 @@
+/** Calls to the admin API. Every call carries the key; paths are relative to the page (/admin/). */
+
+export class ApiError extends Error {
+  constructor(status, code, message, details) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/**
+ * @param {{ getKey: () => string | null, onUnauthorized: () => void }} options
+ */
+export function createApi({ getKey, onUnauthorized }) {
+  async function call(method, path, { query, body } = {}) {
+    const url = new URL(path, document.baseURI);
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
+    }
+    const headers = { Accept: 'application/json', Authorization: `Bearer ${getKey() ?? ''}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
+    const payload = await response.json().catch(() => null);
+    if (response.status === 401) onUnauthorized();
+    if (!response.ok) {
+      const error = payload?.error ?? {};
+      throw new ApiError(response.status, error.code ?? 'http_error', error.message ?? `HTTP ${response.status}`, error.details);
+    }
+    return payload;
+  }
+  return {
+    get: (path, query) => call('GET', path, { query }),
+    post: (path, body) => call('POST', path, { body }),
+  };
+}

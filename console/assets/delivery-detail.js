@@ -1,0 +1,94 @@
+import { attempt, byId, el, fields, formatTime, pretty, showStatus, stateBadge } from './dom.js';
+
+const REPLAYABLE = new Set(['dead', 'succeeded', 'cancelled', 'skipped']);
+const FINAL = new Set(['succeeded', 'dead', 'skipped', 'cancelled', 'superseded']);
+const POLL_MS = 1000;
+
+/**
+ * One delivery: its request, flags, attempts and links, with Replay and Cancel. While it is pending
+ * or running the panel refreshes itself, so an operator sees a replay go through.
+ */
+export function createDeliveryDetail({ api, onChanged, openEvent }) {
+  const panel = byId('delivery-detail');
+  let shownId = null;
+  let timer;
+
+  const link = (label, id, open) => el('button', { type: 'button', class: 'link', dataset: { id }, onclick: () => open(id), text: label });
+  const deliveryLink = (summary) => link(`#${summary.id} (${summary.state})`, summary.id, show);
+
+  const attemptsTable = (attempts) =>
+    attempts.length === 0
+      ? el('p', { class: 'muted', text: 'No attempt yet.' })
+      : el(
+          'table',
+          { class: 'attempts' },
+          el('thead', {}, el('tr', {}, ['Started', 'ms', 'Status', 'Class', 'Error', 'Request id'].map((title) => el('th', { text: title })))),
+          el(
+            'tbody',
+            {},
+            attempts.map((row) =>
+              el('tr', {}, [formatTime(row.startedAt), row.durationMs, row.status ?? '—', row.errorClass ?? '—', row.error ?? '', row.upstreamRequestId ?? '—'].map((cell) => el('td', { class: 'clip', title: String(cell), text: cell }))),
+            ),
+          ),
+        );
+
+  function render(detail) {
+    const { delivery } = detail;
+    const replay = el('button', { type: 'button', id: 'detail-replay', disabled: !REPLAYABLE.has(delivery.state), onclick: () => act('replay', delivery.id) }, 'Replay');
+    const cancel = el('button', { type: 'button', id: 'detail-cancel', class: 'danger', disabled: delivery.state !== 'pending', onclick: () => act('cancel', delivery.id) }, 'Cancel');
+    panel.replaceChildren(
+      el('h2', {}, `Delivery #${delivery.id} `, stateBadge(delivery.state)),
+      el('div', { class: 'actions' }, replay, cancel),
+      fields([
+        ['Kind', delivery.kind],
+        ['Meeting', delivery.meeting],
+        ['Attempts', String(delivery.attempts)],
+        ['Created', formatTime(delivery.createdAt)],
+        ['Next run', FINAL.has(delivery.state) ? '—' : formatTime(delivery.runAt)],
+        ['Last error', delivery.lastError],
+        ['Flags', delivery.flags ? `triggerSummary=${delivery.flags.triggerSummary}, triggerAiSignals=${delivery.flags.triggerAiSignals}` : '—'],
+        ['Replay', delivery.replay ? 'yes (always sent)' : 'no'],
+        ['Inbound event', detail.event ? link(`#${detail.event.id} ${detail.event.source} (${detail.event.state})`, detail.event.id, openEvent) : '—'],
+        ['Superseded by', detail.supersededBy ? deliveryLink(detail.supersededBy) : '—'],
+        ['Replay of', detail.replayOf ? deliveryLink(detail.replayOf) : '—'],
+        ['Replays', detail.replays.length ? el('span', {}, detail.replays.map((item) => [deliveryLink(item), ' '])) : '—'],
+      ]),
+      el('h3', { text: 'Attempts' }),
+      attemptsTable(detail.attempts),
+      el('h3', { text: 'Request' }),
+      el('pre', { dataset: { field: 'request' }, text: pretty(delivery.request) }),
+      delivery.result === null || delivery.result === undefined ? null : [el('h3', { text: 'Result' }), el('pre', { text: pretty(delivery.result) })],
+    );
+    panel.dataset.id = String(delivery.id);
+    panel.dataset.state = delivery.state;
+    panel.hidden = false;
+  }
+
+  async function show(id) {
+    clearTimeout(timer);
+    shownId = id;
+    const detail = await attempt(() => api.get(`deliveries/${id}`));
+    if (detail === undefined || shownId !== id) return;
+    render(detail);
+    if (!FINAL.has(detail.delivery.state)) timer = setTimeout(() => void show(id), POLL_MS);
+  }
+
+  async function act(action, id) {
+    const answer = await attempt(() => api.post(`deliveries/${id}/${action}`));
+    if (answer === undefined) return;
+    const { delivery } = answer;
+    showStatus(action === 'replay' ? `Replay #${delivery.id} of delivery #${id} queued.` : `Delivery #${id} cancelled.`);
+    await onChanged();
+    await show(delivery.id);
+  }
+
+  return {
+    show,
+    hide() {
+      clearTimeout(timer);
+      shownId = null;
+      panel.hidden = true;
+    },
+    shownId: () => shownId,
+  };
+}

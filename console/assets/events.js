@@ -1,0 +1,85 @@
+import { attempt, byId, el, fields, formatTime, pretty, showStatus, stateBadge } from './dom.js';
+import { createPager } from './pager.js';
+
+const PAGE_SIZE = 25;
+const DELIVERY_KINDS = new Set(['remap', 'import']);
+
+/** Inbound events: filters, paging, and a detail with the raw payload as received and the jobs it made. */
+export function createEvents({ api, openDelivery }) {
+  const body = byId('events-table').querySelector('tbody');
+  const source = byId('event-source');
+  const state = byId('event-state');
+  const panel = byId('event-detail');
+  const pager = createPager('events', () => load());
+
+  const row = (item) =>
+    el(
+      'tr',
+      { dataset: { id: item.id, state: item.state }, onclick: () => void show(item.id) },
+      el('td', { text: item.id }),
+      el('td', { text: item.source }),
+      el('td', {}, stateBadge(item.state)),
+      el('td', { class: 'clip', title: item.dedupeKey, text: item.dedupeKey }),
+      el('td', { text: formatTime(item.receivedAt) }),
+      el('td', { class: 'clip', title: item.stateReason ?? '', text: item.stateReason ?? '' }),
+    );
+
+  async function load() {
+    const page = await attempt(() => api.get('events', { source: source.value.trim(), state: state.value, limit: PAGE_SIZE, cursor: pager.cursor() }));
+    if (page === undefined) return;
+    body.replaceChildren(...(page.items.length ? page.items.map(row) : [el('tr', { class: 'empty' }, el('td', { colspan: 6, class: 'muted', text: 'No events match.' }))]));
+    pager.loaded(page.nextCursor);
+  }
+
+  const jobItem = (job) =>
+    el(
+      'li',
+      {},
+      DELIVERY_KINDS.has(job.kind) ? el('button', { type: 'button', class: 'link', onclick: () => openDelivery(job.id), text: `#${job.id} ${job.kind}` }) : `#${job.id} ${job.kind}`,
+      ' ',
+      stateBadge(job.state),
+      job.lastError ? ` ${job.lastError}` : '',
+    );
+
+  async function show(id) {
+    const detail = await attempt(() => api.get(`events/${id}`));
+    if (detail === undefined) return;
+    const { event, message } = detail;
+    panel.replaceChildren(
+      el('h2', {}, `Event #${event.id} `, stateBadge(event.state)),
+      el('div', { class: 'actions' }, el('button', { type: 'button', id: 'event-reprocess', onclick: () => void reprocess(event.id) }, 'Reprocess with today’s rules')),
+      fields([
+        ['Source', event.source],
+        ['Sender', event.senderId],
+        ['Key', event.dedupeKey],
+        ['Received', formatTime(event.receivedAt)],
+        ['Reason', event.stateReason],
+      ]),
+      el('h3', { text: 'Jobs it produced' }),
+      detail.jobs.length ? el('ul', {}, detail.jobs.map(jobItem)) : el('p', { class: 'muted', text: 'None.' }),
+      el('h3', { text: `Raw payload of message #${message.id}, as received` }),
+      el('pre', { dataset: { field: 'raw' }, text: message.rawPayload }),
+      el('h3', { text: 'Parsed' }),
+      el('pre', { text: pretty(event.parsedPayload) }),
+    );
+    panel.dataset.id = String(event.id);
+    panel.hidden = false;
+  }
+
+  async function reprocess(id) {
+    const answer = await attempt(() => api.post(`events/${id}/reprocess`));
+    if (answer === undefined) return;
+    showStatus(`Mapping job #${answer.job.id} queued for event #${id}.`);
+    await show(id);
+  }
+
+  const reload = () => {
+    pager.reset();
+    return load();
+  };
+  state.addEventListener('change', () => void reload());
+  source.addEventListener('change', () => void reload());
+  byId('events-refresh').addEventListener('click', () => void load());
+
+  return { load, show };
+}

@@ -1,0 +1,10 @@
+/** The admin key, entered once and kept for this tab only (issue 5: sessionStorage). */
+const STORAGE_KEY = 'crm-sync-bridge.admin-key';
+
+export function createKeyStore(storage = window.sessionStorage) {
+  return {
+    get: () => storage.getItem(STORAGE_KEY),
+    set: (key) => storage.setItem(STORAGE_KEY, key),
+    clear: () => storage.removeItem(STORAGE_KEY),
+  };
+}

@@ -1,0 +1,76 @@
+import express, { Router } from 'express';
+import { readFileSync } from 'node:fs';
+import { bulkReplay } from '../src/admin/bulk-replay.ts';
+import { deliveryDetail, listDeliveries } from '../src/admin/deliveries.ts';
+import { inboundEventDetail, listInboundEvents, reprocessEvent } from '../src/admin/events.ts';
+import { enqueueManualImport, enqueueManualRemap } from '../src/admin/manual-deliveries.ts';
+import { buildOpenApi } from '../src/admin/openapi.ts';
+import { cancelDelivery, replayDelivery } from '../src/admin/replay.ts';
+import { ADMIN_ROUTE_LIST, ADMIN_ROUTES } from '../src/admin/routes.ts';
+import { adminStats, type RateBucket } from '../src/admin/stats.ts';
+import { jobSummary } from '../src/admin/views.ts';
+import type { Config } from '../src/config.ts';
+import type { Logger } from '../src/logger.ts';
+import type { Store } from '../src/store/types.ts';
+import { adminAuth } from './admin-auth.ts';
+import { adminBodyErrors, bindAdminRoute } from './admin-handler.ts';
+
+export interface AdminRouterDeps {
+  config: Pick<Config, 'ADMIN_API_KEYS' | 'ADMIN_BULK_MAX'>;
+  store: Store;
+  logger: Logger;
+  /** The Momentum token bucket, for the stats; absent in apps without a delivery runtime. */
+  momentumRate?: RateBucket;
+}
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
+
+/** The admin API (issue 5): every route behind adminAuth, inputs checked by the specs' zod schemas. */
+export function adminRouter(deps: AdminRouterDeps): Router {
+  const { store, logger, config } = deps;
+  const router = Router();
+  router.use('/admin', adminAuth({ keys: config.ADMIN_API_KEYS }), express.json({ limit: '1mb' }));
+  const on = <S extends (typeof ADMIN_ROUTE_LIST)[number]>(spec: S, run: Parameters<typeof bindAdminRoute<S>>[3]) => bindAdminRoute(router, logger, spec, run);
+  const R = ADMIN_ROUTES;
+
+  on(R.listEvents, async ({ query }) => ({ body: await listInboundEvents(store, query) }));
+  on(R.getEvent, async ({ params }) => ({ body: await inboundEventDetail(store, params.id) }));
+  on(R.reprocessEvent, async ({ params }) => {
+    const job = await reprocessEvent(store, params.id);
+    return { body: { job: jobSummary(job) }, changed: { eventId: params.id, jobId: job.id } };
+  });
+
+  // The bulk route is registered before `/:id/…` ones; their paths differ in length, so order is only for reading.
+  on(R.bulkReplay, async ({ body }) => {
+    const answer = await bulkReplay(store, body, config.ADMIN_BULK_MAX);
+    const changed = { filter: body.filter, dryRun: answer.dryRun, matched: answer.matched, replayed: answer.replayed };
+    return { body: answer, ...(answer.dryRun ? {} : { changed }) };
+  });
+  on(R.listDeliveries, async ({ query }) => ({ body: await listDeliveries(store, query) }));
+  on(R.getDelivery, async ({ params }) => ({ body: await deliveryDetail(store, params.id) }));
+  on(R.replayDelivery, async ({ params }) => {
+    const { original, replay } = await replayDelivery(store, params.id);
+    return { body: { delivery: jobSummary(replay) }, changed: { deliveryId: original.id, replayId: replay.id, kind: original.kind } };
+  });
+  on(R.cancelDelivery, async ({ params, keyFingerprint }) => {
+    const cancelled = await cancelDelivery(store, params.id, keyFingerprint);
+    return { body: { delivery: jobSummary(cancelled) }, changed: { deliveryId: cancelled.id, state: cancelled.state } };
+  });
+
+  on(R.manualRemap, async ({ body, query }) => {
+    const flags = { triggerSummary: query.triggerSummary ?? false, triggerAiSignals: query.triggerAiSignals ?? false };
+    const job = await enqueueManualRemap(store, body, flags);
+    return { body: { delivery: jobSummary(job) }, changed: { deliveryId: job.id, kind: 'remap', meeting: job.coalesceKey, flags } };
+  });
+  on(R.manualImport, async ({ body }) => {
+    const job = await enqueueManualImport(store, body);
+    return { body: { delivery: jobSummary(job) }, changed: { deliveryId: job.id, kind: 'import' } };
+  });
+
+  on(R.stats, async () => ({ body: await adminStats(store, deps.momentumRate) }));
+  const document = buildOpenApi(ADMIN_ROUTE_LIST, VERSION);
+  on(R.openApi, async () => ({ body: document }));
+
+  router.use('/admin', adminBodyErrors);
+  return router;
+}

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { statsSchema } from '../../src/admin/response-schemas.ts';
+import { createRateLimiter } from '../../src/jobs/rate-limiter.ts';
+import type { RateLimiter } from '../../src/jobs/types.ts';
+import { type AdminApp, startAdminApp } from './support/admin-app.ts';
+import { deadRemap, pendingJob, remapJob } from './support/seed.ts';
+
+describe('GET /admin/stats', () => {
+  let harness: AdminApp | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('when deliveries exist, then it counts them by kind and state, ages the oldest pending, counts dead in 24 h and shows the Momentum bucket', async () => {
+    let limiter: RateLimiter | undefined;
+    harness = await startAdminApp({
+      momentumRate: (store) => {
+        limiter = createRateLimiter(store, { requests: 100, windowMs: 900_000 });
+        return { key: 'momentum', limiter };
+      },
+    });
+    await deadRemap(harness.store, 'evt-1');
+    const pending = await pendingJob(harness.store, remapJob('evt-2'));
+    await harness.store.enqueue([{ kind: 'import', payload: { request: { meeting: {} } }, runAt: Date.now() + 3_600_000 }]);
+    await limiter!.take('momentum');
+    const blockedUntil = Date.now() + 60_000;
+    await limiter!.block('momentum', blockedUntil);
+
+    const response = await harness.get('/admin/stats');
+
+    expect(response.status).toBe(200);
+    expect(statsSchema.parse(response.body)).toEqual(response.body);
+    expect(response.body.counts).toEqual([
+      { kind: 'import', state: 'pending', count: 1 },
+      { kind: 'remap', state: 'dead', count: 1 },
+      { kind: 'remap', state: 'pending', count: 1 },
+    ]);
+    expect(response.body.deadLast24h).toEqual([{ kind: 'remap', count: 1 }]);
+    const remapOldest = response.body.oldestPending.find((entry: { kind: string }) => entry.kind === 'remap');
+    expect(remapOldest.createdAt).toBe(new Date(pending.createdAt).toISOString());
+    expect(remapOldest.ageMs).toBe(Date.parse(response.body.at) - pending.createdAt);
+    expect(response.body.rateLimit).toEqual({ key: 'momentum', tokens: 0, capacity: 100, blockedUntil: new Date(blockedUntil).toISOString() });
+  });
+
+  it('when pacing is off or not wired, then rateLimit is null and an empty store has empty stats', async () => {
+    harness = await startAdminApp();
+
+    const response = await harness.get('/admin/stats');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ counts: [], oldestPending: [], deadLast24h: [], rateLimit: null });
+  });
+
+  it('when a query parameter is given, then 400 (stats take none)', async () => {
+    harness = await startAdminApp();
+
+    expect((await harness.get('/admin/stats?window=1h')).status).toBe(400);
+  });
+});

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.ts';
+import { startBridge, type RunningBridge } from '../../src/bridge.ts';
+import { parseConfig } from '../../src/config.ts';
+import { bridgeReadiness } from '../../src/http/readiness-checks.ts';
+import { createJobRegistry } from '../../src/jobs/registry.ts';
+import { createWorker, type Worker } from '../../src/jobs/worker.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import type { Store } from '../../src/store/types.ts';
+import { eventNotification, notificationId, outboundMessage } from '../ingest/outbound-message-builder.ts';
+import { captureLogs } from '../support/log-capture.ts';
+import { sampleValue } from './support/prom-text.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A real SQLite store whose ping rejects while `down()` says so (the database file unreachable). */
+async function storeWithOutage(down: () => boolean): Promise<Store> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'readyz-'));
+  const store = await openStore(`sqlite:${path.join(dir, 'bridge.db')}`);
+  cleanups.push(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { ...store, ping: () => (down() ? Promise.reject(new Error('SQLITE_IOERR: disk I/O error')) : store.ping()) };
+}
+
+function startedWorker(store: Store): Worker {
+  const logger = captureLogs().logger;
+  const worker = createWorker({ store, registry: createJobRegistry(), logger, concurrency: 1, retrySchedule: [0], leaseMs: 30_000 });
+  worker.start();
+  cleanups.push(() => worker.stop(1000));
+  return worker;
+}
+
+function appFor(store: Store, worker: Worker) {
+  const logs = captureLogs();
+  return { app: createApp({ config: parseConfig({ NODE_ENV: 'test' }), logger: logs.logger, readiness: bridgeReadiness(store, worker) }), logs };
+}
+
+describe('GET /readyz', () => {
+  it('when the store stops answering, then 503 naming the store, and 200 again once it answers, without a restart', async () => {
+    let down = false;
+    const store = await storeWithOutage(() => down);
+    const { app, logs } = appFor(store, startedWorker(store));
+
+    const before = await request(app).get('/readyz');
+    down = true;
+    const during = await request(app).get('/readyz');
+    down = false;
+    const after = await request(app).get('/readyz');
+
+    expect(before.status).toBe(200);
+    expect(during.status).toBe(503);
+    expect(during.body).toEqual({ status: 'not ready', checks: [{ name: 'store', ok: false }, { name: 'worker', ok: true }] });
+    expect(logs.lines().find((line) => line.message === 'readiness check failed')).toMatchObject({ check: 'store' });
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual({ status: 'ready', checks: [{ name: 'store', ok: true }, { name: 'worker', ok: true }] });
+  });
+
+  it('when the worker is stopped, then 503 naming the worker while liveness still answers 200', async () => {
+    const store = await storeWithOutage(() => false);
+    const worker = startedWorker(store);
+    const { app } = appFor(store, worker);
+
+    await worker.stop(1000);
+    const ready = await request(app).get('/readyz');
+    const live = await request(app).get('/healthz');
+
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks).toEqual([{ name: 'store', ok: true }, { name: 'worker', ok: false }]);
+    expect(live.status).toBe(200);
+  });
+});
+
+const url = process.env.TEST_DATABASE_URL;
+
+async function admin(sql: string): Promise<pg.QueryResultRow[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(!url)(`GET /readyz on PostgreSQL${url ? '' : ' (skipped: TEST_DATABASE_URL not set)'}`, () => {
+  it("when the bridge's connections are terminated and new ones refused, then /readyz and inbound fail (never a false ack), and both recover by themselves", async () => {
+    // The bridge logs in as its own role, so the outage (NOLOGIN + terminate) touches no other test.
+    const role = `readyz_${randomBytes(4).toString('hex')}`;
+    await admin(`CREATE ROLE ${role} LOGIN`);
+    await admin(`CREATE SCHEMA ${role} AUTHORIZATION ${role}`);
+    await admin(`ALTER ROLE ${role} SET search_path = ${role}`);
+    cleanups.push(async () => {
+      await admin(`DROP SCHEMA IF EXISTS ${role} CASCADE`);
+      await admin(`DROP ROLE IF EXISTS ${role}`);
+    });
+    const target = new URL(url!);
+    target.username = role;
+    target.password = '';
+    const config = parseConfig({
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: target.toString(),
+      DATABASE_POOL_MAX: '2',
+      SALESFORCE_ORG_IDS: '00D8d0000001XyZ',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    });
+    const bridge: RunningBridge = await startBridge(config, captureLogs({ level: 'error' }).logger);
+    cleanups.push(() => bridge.stop());
+    const get = (route: string) => fetch(`${bridge.url}${route}`);
+    const post = (n: number) =>
+      fetch(`${bridge.url}/salesforce/outbound-message`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8' },
+        body: outboundMessage({ notifications: [eventNotification(n)] }),
+      });
+
+    const before = await get('/readyz');
+    await admin(`ALTER ROLE ${role} NOLOGIN`);
+    await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '${role}'`);
+    const during = await get('/readyz');
+    const inboundDuring = await post(1);
+    const metricsDuring = await (await get('/metrics')).text();
+    await admin(`ALTER ROLE ${role} LOGIN`);
+    const after = await get('/readyz');
+    const inboundAfter = await post(2);
+
+    expect(before.status).toBe(200);
+    expect(during.status).toBe(503);
+    expect(((await during.json()) as { checks: unknown }).checks).toEqual([{ name: 'store', ok: false }, { name: 'worker', ok: true }]);
+    expect(inboundDuring.status).toBe(500);
+    expect(await inboundDuring.text()).not.toContain('<Ack>');
+    expect(sampleValue(metricsDuring, 'bridge_store_up')).toBe(0);
+    expect(after.status).toBe(200);
+    expect(inboundAfter.status).toBe(200);
+    expect(await inboundAfter.text()).toContain('<Ack>true</Ack>');
+    // Only the message acked after recovery was stored.
+    expect(await admin(`SELECT dedupe_key FROM ${role}.inbound_events`)).toEqual([{ dedupe_key: `salesforce:${notificationId(2)}` }]);
+  });
+});
