@@ -4,6 +4,8 @@ import type { Config } from '../src/config.ts';
 import { AppError } from '../src/errors.ts';
 import type { Logger } from '../src/logger.ts';
 import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
+import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
+import { countRefusals } from '../src/metrics/refusal-counter.ts';
 
 export const CALENDAR_EVENTS_PATH = '/calendar/events';
 
@@ -14,6 +16,7 @@ export interface CalendarEventsRouterDeps {
   /** Jobs made for each new event; one `map-event` job by default. */
   jobsFor?: (event: InboundEvent) => NewJob[];
   now?: () => number;
+  metrics?: InboundMetrics;
 }
 
 const mapEventJob = (event: InboundEvent): NewJob[] => [{ kind: 'map-event', payload: { eventId: event.id }, eventId: event.id }];
@@ -59,10 +62,14 @@ export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
           details: { issues: outcome.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code, message: issue.message })) },
         });
       case 'duplicate':
+        deps.metrics?.inboundMessage('calendar', 'acked');
+        deps.metrics?.inboundNotifications('calendar', { acked: 0, duplicate: 1 });
         deps.logger.info('calendar event already stored', { webhookId: outcome.webhookId });
         res.status(200).json({ status: 'duplicate', webhookId: outcome.webhookId });
         return;
       case 'stored':
+        deps.metrics?.inboundMessage('calendar', 'acked');
+        deps.metrics?.inboundNotifications('calendar', { acked: 1, duplicate: 0 });
         deps.logger.info('calendar event stored', { webhookId: outcome.webhookId, eventId: outcome.event.id });
         res.status(202).json({ status: 'accepted', webhookId: outcome.webhookId, eventId: outcome.event.id });
     }
@@ -71,6 +78,6 @@ export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
     res.set('Allow', 'POST');
     next(new AppError('method_not_allowed', `${req.method} is not allowed; calendar events are POSTed`, { status: 405 }));
   });
-  router.use(CALENDAR_EVENTS_PATH, tooLarge(deps.config.CALENDAR_MAX_BODY));
+  router.use(CALENDAR_EVENTS_PATH, tooLarge(deps.config.CALENDAR_MAX_BODY), countRefusals('calendar', deps.metrics));
   return router;
 }

@@ -7,6 +7,8 @@ import { GoogleApiError } from '../src/google/google-api-error.ts';
 import { createPushReceiver } from '../src/google/push-receiver.ts';
 import type { Logger } from '../src/logger.ts';
 import type { Store } from '../src/store/types.ts';
+import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
+import { countRefusals } from '../src/metrics/refusal-counter.ts';
 
 export const GOOGLE_NOTIFICATIONS_PATH = NOTIFICATIONS_PATH;
 
@@ -14,6 +16,7 @@ export interface GoogleCalendarRouterDeps {
   channels: Pick<ChannelStore, 'getChannel'>;
   store: Pick<Store, 'enqueue'>;
   logger: Logger;
+  metrics?: InboundMetrics;
 }
 
 /**
@@ -40,10 +43,13 @@ export function googleCalendarRouter(deps: GoogleCalendarRouterDeps): Router {
       case 'forbidden':
         throw new AppError('channel_token_mismatch', outcome.message, { status: 403 });
       case 'acknowledged':
+        deps.metrics?.inboundMessage('google', 'acked');
         deps.logger.debug('google notification acknowledged', { channelId: outcome.channel?.id, state: outcome.state });
         res.status(200).end();
         return;
       case 'sync_enqueued':
+        deps.metrics?.inboundMessage('google', 'acked');
+        deps.metrics?.inboundNotifications('google', { acked: 1, duplicate: 0 });
         deps.logger.info('google notification: sync enqueued', { channelId: outcome.channel.id, calendarId: outcome.channel.calendarId, jobId: outcome.jobId, state: outcome.state });
         res.status(200).end();
     }
@@ -52,6 +58,7 @@ export function googleCalendarRouter(deps: GoogleCalendarRouterDeps): Router {
     res.set('Allow', 'POST');
     next(new AppError('method_not_allowed', `${req.method} is not allowed; notifications are POSTed`, { status: 405 }));
   });
+  router.use(GOOGLE_NOTIFICATIONS_PATH, countRefusals('google', deps.metrics));
   return router;
 }
 

@@ -55,8 +55,9 @@ export function createApp(deps: AppDeps): express.Express {
     app.use(salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger, guards, ...(deps.metrics ? { metrics: deps.metrics.metrics } : {}) }));
   }
   if (deps.store) {
-    app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger }));
-    app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger }));
+    const inboundMetrics = deps.metrics ? { metrics: deps.metrics.metrics } : {};
+    app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
+    app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger, ...inboundMetrics }));
   }
   if (deps.store) {
     // The console's static files need no key (they hold no data); every /admin API call does.

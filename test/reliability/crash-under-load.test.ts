@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { replies, startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+import { replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
-import { buildLoad, countOutcomes, notificationOfRemap, postLoad, type LoadMessage, type PostOutcome } from './support/salesforce-load.ts';
+import { duplicatesIn, forwardedCounts } from './support/momentum-traffic.ts';
+import { buildLoad, countOutcomes, postLoad, type LoadMessage, type PostOutcome } from './support/salesforce-load.ts';
 import { sqliteState, unfinished, type StoredState } from './support/stored-state.ts';
 
 const MESSAGES = 200;
@@ -15,16 +16,6 @@ afterEach(async () => {
   await killAllBridges();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** How many times the fake received a remap for each notification. */
-function forwardedCounts(fake: FakeMomentum): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const request of fake.requests.filter((r) => r.path === '/v1/meeting/remap')) {
-    const id = notificationOfRemap(request.body);
-    if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
-  return counts;
-}
 
 const idsOf = (messages: readonly LoadMessage[]) => messages.flatMap((message) => message.notificationIds);
 const storedIds = async (state: StoredState) => new Set([...(await state.eventKeys())].map((key) => key.replace(/^salesforce:/, '')));
@@ -83,7 +74,7 @@ describe('reliability: crash under load', () => {
     const ackedMessages = load.filter((_m, i) => outcomes[i]?.kind === 'acked');
     const unackedMessages = load.filter((_m, i) => outcomes[i]?.kind !== 'acked');
     const stored = await storedIds(state);
-    const afterRestart = forwardedCounts(fake);
+    const afterRestart = forwardedCounts(fake.requests);
     const ackedIds = idsOf(ackedMessages);
     expect(ackedIds.filter((id) => !stored.has(id))).toEqual([]);
     expect(ackedIds.filter((id) => !afterRestart.has(id))).toEqual([]);
@@ -96,7 +87,7 @@ describe('reliability: crash under load', () => {
     const kindOf = (message: LoadMessage): PostOutcome['kind'] => outcomes[load.indexOf(message)]?.kind ?? 'not_sent';
     expect(storedUnacked.filter((message) => kindOf(message) !== 'failed')).toEqual([]);
     // Only remaps on the wire at the kill can reach Momentum twice.
-    const duplicatesAfterRestart = [...afterRestart.values()].reduce((sum, count) => sum + count - 1, 0);
+    const duplicatesAfterRestart = duplicatesIn(afterRestart);
     expect(duplicatesAfterRestart).toBeLessThanOrEqual(WORKER_CONCURRENCY);
     expect((await state.jobs()).filter((job) => job.kind === 'remap' && job.state !== 'succeeded')).toEqual([]);
 
@@ -106,14 +97,14 @@ describe('reliability: crash under load', () => {
 
     // Assert 2: all 2 000 forwarded; notifications stored before the kill were de-duplicated, not sent again.
     expect(countOutcomes(redelivery)).toEqual({ acked: unackedMessages.length, refused: 0, failed: 0, not_sent: 0 });
-    const final = forwardedCounts(fake);
+    const final = forwardedCounts(fake.requests);
     expect(idsOf(load).filter((id) => !final.has(id))).toEqual([]);
     expect(final.size).toBe(MESSAGES * PER_MESSAGE);
     const resentByRedelivery = idsOf(storedUnacked).filter((id) => final.get(id) !== afterRestart.get(id));
     expect(resentByRedelivery).toEqual([]);
     expect((await state.counts()).events).toBe(MESSAGES * PER_MESSAGE);
 
-    const duplicates = [...final.values()].reduce((sum, count) => sum + count - 1, 0);
+    const duplicates = duplicatesIn(final);
     reportSummary('crash-under-load', {
       notifications: MESSAGES * PER_MESSAGE,
       ackedBeforeKill: ackedIds.length,
