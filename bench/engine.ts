@@ -66,6 +66,15 @@ async function measureEngine(engine: DrainRow['engine'], concurrency: number, fa
   }
 }
 
+async function warmUpDrain(fakeUrl: string): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-engine-warm-'));
+  try {
+    await drainRemaps({ databaseUrl: `sqlite:${path.join(dir, 'warm.db')}`, fakeUrl, jobs: 1_000, concurrency: 4, logger: benchLogger() });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function drainTargets(rows: DrainRow[]): TargetRow[] {
   return rows.map((row) =>
     targetRow({
@@ -121,6 +130,9 @@ export async function runEngineBench(): Promise<BenchResult> {
 
   const fake = await startChild(path.join(import.meta.dirname, 'lib/fake-child.ts'), []);
   try {
+    // Warm-up, not measured: the fake's and this process's JIT, connections, the SQLite code paths.
+    await undiciCeiling(fake.url, 2_000, 4);
+    await warmUpDrain(fake.url);
     for (const engine of pgProblem ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)) {
       for (const concurrency of CONCURRENCIES) {
         const row = await measureEngine(engine, concurrency, fake);

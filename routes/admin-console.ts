@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
 import helmet from 'helmet';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The operator console's static files (issue 5): served by the bridge itself, no CDN, no data inside. */
@@ -38,7 +39,8 @@ export function adminConsoleRouter(): Router {
   router.use(
     '/admin/assets',
     consoleCsp,
-    express.static(fileURLToPath(new URL('assets/', new URL('../console/', import.meta.url))), { index: false, redirect: false, fallthrough: true, cacheControl: false, setHeaders: (res) => res.set('Cache-Control', 'no-cache') }),
+    // no-cache: the browser revalidates (ETag), so a deployed console is never mixed with old modules.
+    express.static(path.join(CONSOLE_DIR, 'assets'), { index: false, redirect: false, fallthrough: true, cacheControl: false, setHeaders: (res) => res.set('Cache-Control', 'no-cache') }),
   );
   return router;
 }

@@ -13,7 +13,14 @@ export function createDeliveries({ api, detail }) {
   function row(item) {
     const tr = el(
       'tr',
-      { dataset: { id: item.id, state: item.state }, onclick: () => void detail.show(item.id) },
+      {
+        dataset: { id: item.id, state: item.state },
+        onclick: (event) => {
+          for (const other of body.querySelectorAll('tr.selected')) other.classList.remove('selected');
+          event.currentTarget.classList.add('selected');
+          void detail.show(item.id);
+        },
+      },
       el('td', { text: item.id }),
       el('td', { text: item.kind }),
       el('td', {}, stateBadge(item.state)),

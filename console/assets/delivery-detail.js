@@ -36,7 +36,7 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
     const { delivery } = detail;
     const replay = el('button', { type: 'button', id: 'detail-replay', disabled: !REPLAYABLE.has(delivery.state), onclick: () => act('replay', delivery.id) }, 'Replay');
     const cancel = el('button', { type: 'button', id: 'detail-cancel', class: 'danger', disabled: delivery.state !== 'pending', onclick: () => act('cancel', delivery.id) }, 'Cancel');
-    panel.replaceChildren(
+    const children = [
       el('h2', {}, `Delivery #${delivery.id} `, stateBadge(delivery.state)),
       el('div', { class: 'actions' }, replay, cancel),
       fields([
@@ -57,20 +57,25 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
       attemptsTable(detail.attempts),
       el('h3', { text: 'Request' }),
       el('pre', { dataset: { field: 'request' }, text: pretty(delivery.request) }),
-      delivery.result === null || delivery.result === undefined ? null : [el('h3', { text: 'Result' }), el('pre', { text: pretty(delivery.result) })],
-    );
+      delivery.result === null || delivery.result === undefined ? [] : [el('h3', { text: 'Result' }), el('pre', { text: pretty(delivery.result) })],
+    ];
+    panel.replaceChildren(...children.flat());
     panel.dataset.id = String(delivery.id);
     panel.dataset.state = delivery.state;
     panel.hidden = false;
   }
 
-  async function show(id) {
+  /** `watching`: it was just changed or is being polled, so its end must refresh the stats and the table. */
+  async function show(id, { watching = false } = {}) {
     clearTimeout(timer);
     shownId = id;
     const detail = await attempt(() => api.get(`deliveries/${id}`));
     if (detail === undefined || shownId !== id) return;
     render(detail);
-    if (!FINAL.has(detail.delivery.state)) timer = setTimeout(() => void show(id), POLL_MS);
+    const ended = FINAL.has(detail.delivery.state);
+    if (!ended) timer = setTimeout(() => void show(id, { watching: true }), POLL_MS);
+    // It ended while watched: the stats and the table still show it pending or running.
+    else if (watching) await onChanged();
   }
 
   async function act(action, id) {
@@ -79,7 +84,7 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
     const { delivery } = answer;
     showStatus(action === 'replay' ? `Replay #${delivery.id} of delivery #${id} queued.` : `Delivery #${id} cancelled.`);
     await onChanged();
-    await show(delivery.id);
+    await show(delivery.id, { watching: true });
   }
 
   return {

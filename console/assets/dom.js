@@ -12,7 +12,7 @@ export function el(tag, props = {}, ...children) {
     else if (name.startsWith('on') && typeof value === 'function') node.addEventListener(name.slice(2), value);
     else node.setAttribute(name, value === true ? '' : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     node.append(child instanceof Node ? child : String(child));
   }

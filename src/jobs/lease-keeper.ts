@@ -1,16 +1,7 @@
 import type { Logger } from '../logger.ts';
-import type { Job, Store } from '../store/types.ts';
+import type { Store } from '../store/types.ts';
+import type { ActiveJob } from './active-jobs.ts';
 import { messageOf } from './run-job.ts';
-
-export interface ActiveJob {
-  job: Job;
-  controller: AbortController;
-  /** Set by stop() past its deadline: the run must not store an outcome (its lease is released). */
-  abandoned: boolean;
-  /** Until when this worker knows it holds the lease. */
-  leaseUntil: number;
-  done: Promise<void>;
-}
 
 export interface LeaseKeeperOptions {
   store: Pick<Store, 'extendLeases'>;

@@ -33,7 +33,16 @@ export interface RunJobDeps {
 }
 
 /** Runs one claimed job and stores its outcome. Never throws: a failure here must not stop the worker. */
-export async function runJob(deps: RunJobDeps, job: Job, signal: AbortSignal, isAbandoned: () => boolean): Promise<void> {
+export interface RunControl {
+  signal: AbortSignal;
+  /** Set once stop() gave up on the job. */
+  isAbandoned: () => boolean;
+  /** Called once the handler is done and the outcome is on its way to the store: the slot is free. */
+  release: () => void;
+}
+
+export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): Promise<void> {
+  const { signal, isAbandoned, release } = control;
   const logger = deps.logger.child({ jobId: job.id, kind: job.kind });
   const startedAt = deps.now();
   // The store raises `attempts` with each attempt record (every run but a deferral), so this is attempt n+1.
@@ -47,7 +56,7 @@ export async function runJob(deps: RunJobDeps, job: Job, signal: AbortSignal, is
   const record = outcome.state === 'deferred' ? undefined : (result.attempt ?? defaultAttempt(result, startedAt, decidedAt));
   let recorded: boolean;
   try {
-    recorded = await deps.store.finish({
+    const finishing = deps.store.finish({
       jobId: job.id,
       leaseOwner: deps.owner,
       outcome,
@@ -55,6 +64,10 @@ export async function runJob(deps: RunJobDeps, job: Job, signal: AbortSignal, is
       ...(result.enqueue && { enqueue: result.enqueue }),
       ...(result.eventUpdate && { eventUpdate: result.eventUpdate }),
     });
+    // Freed after finish() is queued, so the worker's next claim joins the same SQLite group
+    // commit, behind this outcome: one fsync per job instead of two.
+    release();
+    recorded = await finishing;
   } catch (error) {
     // Nothing is lost: the lease expires and the job runs again (at least once).
     logger.error('job outcome not stored; the job runs again when its lease expires', { error: messageOf(error) });

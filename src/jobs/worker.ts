@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.ts';
 import type { Job, Store } from '../store/types.ts';
-import { startLeaseKeeper, type ActiveJob } from './lease-keeper.ts';
+import { drainActiveJobs, type ActiveJob } from './active-jobs.ts';
+import { startLeaseKeeper } from './lease-keeper.ts';
 import type { JobRegistry } from './registry.ts';
 import { messageOf, runJob, type JobFinishedEvent } from './run-job.ts';
 
@@ -42,7 +43,10 @@ export function createWorker(options: WorkerOptions): Worker {
   const now = options.now ?? Date.now;
   const maxIdleMs = options.maxIdleMs ?? 5_000;
   const deps = { ...options, owner, now, random: options.random ?? Math.random };
+  // Claimed jobs until their outcome is stored (drained by stop(), kept leased)…
   const active = new Map<number, ActiveJob>();
+  // …and those whose handler still runs: the slots counted against `concurrency`.
+  const running = new Set<number>();
   let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
   let claiming: Promise<void> | undefined;
   let wakeAgain = false;
@@ -72,7 +76,7 @@ export function createWorker(options: WorkerOptions): Worker {
 
   async function fill(): Promise<void> {
     while (state === 'running') {
-      const room = concurrency - active.size;
+      const room = concurrency - running.size;
       if (room <= 0) return; // a finishing job wakes the loop
       wakeAgain = false;
       let jobs: Job[];
@@ -94,12 +98,18 @@ export function createWorker(options: WorkerOptions): Worker {
     const controller = new AbortController();
     const entry: ActiveJob = { job, controller, abandoned: false, leaseUntil: job.leaseUntil ?? now() + leaseMs, done: Promise.resolve() };
     active.set(job.id, entry);
-    entry.done = runJob(deps, job, controller.signal, () => entry.abandoned)
-      .catch((error: unknown) => logger.error('job run failed', { owner, jobId: job.id, error: messageOf(error) }))
+    running.add(job.id);
+    const release = () => {
+      if (running.delete(job.id)) wake();
+    };
+    entry.done = runJob(deps, job, { signal: controller.signal, isAbandoned: () => entry.abandoned, release })
+      .catch((error: unknown) => {
+        logger.error('job run failed', { owner, jobId: job.id, error: messageOf(error) });
+      })
       .finally(() => {
-      active.delete(job.id);
-      wake();
-    });
+        active.delete(job.id);
+        release();
+      });
   }
 
   async function armFromQueue(): Promise<void> {
@@ -122,23 +132,6 @@ export function createWorker(options: WorkerOptions): Worker {
     timer = setTimeout(wake, Math.max(0, ms));
   }
 
-  async function drain(deadlineMs: number): Promise<number> {
-    const all = Promise.allSettled([...active.values()].map((entry) => entry.done));
-    let deadline: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      all.then(() => false),
-      new Promise<boolean>((resolve) => (deadline = setTimeout(resolve, deadlineMs, true))),
-    ]);
-    clearTimeout(deadline);
-    if (!timedOut) return 0;
-    const left = [...active.values()];
-    for (const entry of left) {
-      entry.abandoned = true;
-      entry.controller.abort(new Error('worker stopped before the job finished'));
-    }
-    return left.length;
-  }
-
   return {
     owner,
     start() {
@@ -159,7 +152,7 @@ export function createWorker(options: WorkerOptions): Worker {
         unsubscribe();
         clearTimeout(timer);
         await claiming;
-        const abandoned = await drain(deadlineMs);
+        const abandoned = await drainActiveJobs(active, deadlineMs);
         stopLeaseKeeper();
         let released = 0;
         try {

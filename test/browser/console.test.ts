@@ -101,6 +101,7 @@ describe.skipIf(!hasChromium)(`operator console in headless Chromium${hasChromiu
     await page.locator('#detail-replay').click();
     // The detail follows the replay and refreshes itself until it ends: poll the UI, not the store.
     await page.locator('#delivery-detail[data-state="succeeded"]').waitFor();
+    await expect.poll(() => page.locator('[data-stat="succeeded"] .value').textContent(), { timeout: UI_TIMEOUT_MS }).toBe('1');
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: path.join(ARTIFACTS, 'admin-console.png'), fullPage: true });
 

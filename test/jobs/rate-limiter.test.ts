@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createRateLimiter } from '../../src/jobs/rate-limiter.ts';
 import type { Store } from '../../src/store/types.ts';
-import { createMemoryStore } from './support/memory-store.ts';
+import { openTestStore } from './support/test-store.ts';
 
 /** A store that fails the test if pacing-off still reaches the database. */
 const untouchable = new Proxy({} as Store, {
@@ -9,6 +9,16 @@ const untouchable = new Proxy({} as Store, {
     throw new Error(`pacing off must not call store.${String(name)}`);
   },
 });
+
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+const realStore = async () => {
+  const store = await openTestStore();
+  stores.push(store);
+  return store;
+};
 
 describe('createRateLimiter', () => {
   it('when pacing is off, then every call may go at once and the store is never asked', async () => {
@@ -24,7 +34,7 @@ describe('createRateLimiter', () => {
 
   it('when the bucket holds 5 per 2 s, then five calls go at once and the sixth waits one refill interval', async () => {
     let now = 1_000_000;
-    const store = createMemoryStore(() => now);
+    const store = await realStore();
     const limiter = createRateLimiter(store, { requests: 5, windowMs: 2_000 }, () => now);
 
     const first = await Promise.all(Array.from({ length: 5 }, () => limiter.take('momentum')));
@@ -40,7 +50,7 @@ describe('createRateLimiter', () => {
 
   it('when a key is blocked after a 429, then no token is granted until the block ends, refilling only from then, and other keys are unaffected', async () => {
     let now = 1_000_000;
-    const store = createMemoryStore(() => now);
+    const store = await realStore();
     const limiter = createRateLimiter(store, { requests: 5, windowMs: 2_000 }, () => now);
 
     await limiter.block('momentum', now + 30_000);

@@ -4,7 +4,7 @@ import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
 import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker, type Worker, type WorkerOptions } from '../../src/jobs/worker.ts';
 import type { Store } from '../../src/store/types.ts';
-import { startRecordingServer, type RecordingServer, type Responder } from './fakes/recording-server.ts';
+import { startRecordingServer, type Responder } from './fakes/recording-server.ts';
 import { captureLogger } from './support/capture-logger.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { openTestStore } from './support/test-store.ts';
@@ -237,6 +237,40 @@ describe('createWorker', () => {
     await waitFor('the job to succeed', settled(store, job!.id, 'succeeded'));
     expect(recorder.counts().get(job!.id)).toBe(1);
     expect(await store.getJob(job!.id)).toMatchObject({ attempts: 1 });
+  });
+
+  it('when the lease of a running job cannot be extended, then the run is aborted and its late outcome is not stored', async () => {
+    let aborted: unknown;
+    let finishHandler = () => {};
+    const handlerMayFinish = new Promise<void>((resolve) => (finishHandler = resolve));
+    const waitForAbort: JobHandler = async (_job, context) => {
+      await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+      aborted = context.signal.reason;
+      await handlerMayFinish;
+      return { kind: 'succeeded' };
+    };
+    const { store } = await setup();
+    const failing: Store = { ...store, extendLeases: async () => Promise.reject(new Error('database unreachable')) };
+    const { logger, lines } = captureLogger();
+    const worker = createWorker({
+      store: failing, logger, concurrency: 1, retrySchedule: [0], leaseMs: 150, owner: 'lease-loser',
+      registry: createJobRegistry({ wait: waitForAbort }),
+    });
+    cleanups.push(() => worker.stop(1_000));
+    const [job] = await store.enqueue([{ kind: 'wait', payload: {} }]);
+    worker.start();
+    await waitFor('the run to be aborted', () => aborted !== undefined);
+
+    // Another worker takes the job over once the lease has expired; then the old run ends.
+    const [retaken] = await store.claim({ owner: 'rescuer', limit: 1, leaseMs: 5_000 });
+    finishHandler();
+
+    await waitFor('the lost lease to be logged', () => lines().some((entry) => entry.message === 'job lease lost before its outcome was stored'));
+    expect((aborted as Error).message).toBe('job lease lost');
+    expect(retaken?.id).toBe(job!.id);
+    expect(await store.getJob(job!.id)).toMatchObject({ state: 'running', leaseOwner: 'rescuer', attempts: 0 });
+    expect(await store.getAttempts(job!.id)).toEqual([]);
+    expect(lines()).toContainEqual(expect.objectContaining({ level: 'warn', message: 'extending job leases failed', error: 'database unreachable' }));
   });
 
   it('when stopped with jobs still running past the deadline, then they are aborted and their leases released', async () => {

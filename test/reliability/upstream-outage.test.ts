@@ -13,7 +13,7 @@ const JITTER = 0.2;
 const BUCKET = { capacity: 4, windowMs: 500 };
 const OUTAGE_MS = 2000;
 // A token is taken before the request travels to the fake: allow this much transit time.
-const TRANSIT_MS = 100;
+const TRANSIT_MS = 250;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

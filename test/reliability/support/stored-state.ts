@@ -13,6 +13,7 @@ export interface JobRow {
   state: string;
   attempts: number;
   runAt: number;
+  createdAt: number;
   leaseOwner: string | null;
   eventId: number | null;
   payload: unknown;
@@ -44,12 +45,13 @@ const numOrNull = (value: unknown) => (value === null || value === undefined ? n
 function readState(query: Query, close: () => Promise<void>): StoredState {
   return {
     jobs: async () =>
-      (await query('SELECT id, kind, state, attempts, run_at, lease_owner, event_id, payload FROM jobs ORDER BY id')).map((row) => ({
+      (await query('SELECT id, kind, state, attempts, run_at, created_at, lease_owner, event_id, payload FROM jobs ORDER BY id')).map((row) => ({
         id: num(row.id),
         kind: String(row.kind),
         state: String(row.state),
         attempts: num(row.attempts),
         runAt: num(row.run_at),
+        createdAt: num(row.created_at),
         leaseOwner: row.lease_owner === null ? null : String(row.lease_owner),
         eventId: numOrNull(row.event_id),
         payload: JSON.parse(String(row.payload)) as unknown,

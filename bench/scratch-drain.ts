@@ -1,0 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startChild } from './lib/child.ts';
+import { drainRemaps } from './lib/engine-drain.ts';
+import { benchLogger } from './lib/null-logger.ts';
+const fake = await startChild('bench/lib/fake-child.ts', []);
+const dir = mkdtempSync(path.join(tmpdir(), 'sd-'));
+const c = Number(process.argv[2] ?? 4);
+const r = await drainRemaps({ databaseUrl: process.argv[3] ?? `sqlite:${dir}/e.db`, schema: process.argv[3] ? 'bench_scratch_x' : undefined, fakeUrl: fake.url, jobs: 5000, concurrency: c, logger: benchLogger() });
+console.log(c, 5000 / r.ms * 1000, r);
+await fake.stop();
