@@ -36,8 +36,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     logger,
     concurrency: config.WORKER_CONCURRENCY,
     retrySchedule: config.RETRY_SCHEDULE,
-    // A job must outlive one full Momentum call; the lease keeper extends it while the job runs.
-    leaseMs: config.MOMENTUM_TIMEOUT_MS + 30_000,
+    // The lease keeper extends a running job's lease every third of it, so a long Momentum call keeps it.
+    leaseMs: config.WORKER_LEASE_MS,
     onJobFinished: telemetry.metrics.jobFinished,
   });
   const app = createApp({

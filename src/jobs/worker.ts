@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '../logger.ts';
+import { requestContext, type Logger } from '../logger.ts';
 import type { Job, Store } from '../store/types.ts';
 import { drainActiveJobs, type ActiveJob } from './active-jobs.ts';
 import { startLeaseKeeper } from './lease-keeper.ts';
@@ -64,7 +64,8 @@ export function createWorker(options: WorkerOptions): Worker {
       wakeAgain = true;
       return;
     }
-    claiming = fill().finally(() => {
+    // Jobs belong to no request: a wake from inside a request must not lend its request id to job logs.
+    claiming = requestContext.exit(fill).finally(() => {
       claiming = undefined;
       // Cleared before waking so a full worker (which claims nothing) cannot loop on it.
       if (wakeAgain) {

@@ -49,7 +49,7 @@ async function runMapJobs(store: Store, directory?: SalesforceDirectory, now = D
   const handler = createMapEventHandler({ store, rules, logger: logs.logger, ...(directory ? { directory } : {}) });
   const deps = { store, registry: createJobRegistry({ 'map-event': handler }), logger: logs.logger, owner: 'test-worker', retrySchedule: [0, 10_000, 60_000], now: () => now, random: () => 0.5 };
   const jobs = await store.claim({ owner: 'test-worker', limit: 100, leaseMs: 60_000, now });
-  await Promise.all(jobs.map((job) => runJob(deps, job, new AbortController().signal, () => false)));
+  await Promise.all(jobs.map((job) => runJob(deps, job, { signal: new AbortController().signal, isAbandoned: () => false, release: () => {} })));
   return jobs;
 }
 

@@ -23,7 +23,11 @@ const SEEDS: readonly string[] = [
 const OUTBOUND_NS = 'http://soap.sforce.com/2005/09/outbound';
 const ENVELOPE_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 
-type Mutation = (xml: string) => string;
+type Mutation = (body: Buffer) => Buffer;
+type TextMutation = (xml: string) => string;
+
+/** Most mutations work on text; a byte flip before them may have left invalid UTF-8 (decoded as U+FFFD). */
+const onText = (mutate: TextMutation): Mutation => (body) => Buffer.from(mutate(body.toString('utf8')), 'utf8');
 
 const at = (xml: string, fraction: number) => Math.floor(fraction * xml.length);
 const insertAt = (xml: string, fraction: number, text: string) => xml.slice(0, at(xml, fraction)) + text + xml.slice(at(xml, fraction));
@@ -32,13 +36,14 @@ const afterDeclaration = (xml: string, text: string) => (xml.startsWith('<?xml')
 const fraction = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.tuple(fraction, fc.integer({ min: 0, max: 255 })).map(([where, byte]): Mutation => (xml) => {
-    const bytes = Buffer.from(xml, 'utf8');
+  // Byte flips and truncation work on the bytes: they may split a UTF-8 sequence.
+  fc.tuple(fraction, fc.integer({ min: 0, max: 255 })).map(([where, byte]): Mutation => (body) => {
+    const bytes = Buffer.from(body);
     if (bytes.length > 0) bytes[Math.min(bytes.length - 1, Math.floor(where * bytes.length))] = byte;
-    return bytes.toString('latin1');
+    return bytes;
   }),
-  fraction.map((where): Mutation => (xml) => xml.slice(0, at(xml, where))),
-  fc.constantFrom<Mutation>(
+  fraction.map((where): Mutation => (body) => body.subarray(0, Math.floor(where * body.length))),
+  fc.constantFrom<TextMutation>(
     (xml) => afterDeclaration(xml, '<!DOCTYPE foo [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>').replace('</sf:Id>', '&xxe;</sf:Id>'),
     (xml) => afterDeclaration(xml, '<!DOCTYPE d [ <!ENTITY e "expanded"> ]>'),
     (xml) => afterDeclaration(xml, '<!DOCTYPE d SYSTEM "http://169.254.169.254/latest/meta-data/">'),
@@ -54,24 +59,24 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     (xml) => xml.replace(/<\/[A-Za-z:]+>$/, ''),
     (xml) => xml.replace(/<OrganizationId>[^<]*<\/OrganizationId>/, '<OrganizationId><x/></OrganizationId>'),
     (xml) => xml.replace(/xsi:type="[^"]*"/, 'xsi:type="sf:Evil Type"'),
-  ),
-  fc.tuple(fraction, fc.integer({ min: 1_000, max: 200_000 })).map(([where, size]): Mutation => (xml) => {
+  ).map(onText),
+  fc.tuple(fraction, fc.integer({ min: 1_000, max: 200_000 })).map(([where, size]) => onText((xml) => {
     const tags = [...xml.matchAll(/<[A-Za-z][^\s/>]*/g)];
     const tag = tags[Math.floor(where * tags.length)];
     if (tag?.index === undefined) return xml;
     const end = tag.index + tag[0].length;
     return `${xml.slice(0, end)} huge="${'A'.repeat(size)}"${xml.slice(end)}`;
-  }),
-  fc.tuple(fraction, fc.string({ unit: 'binary', minLength: 1, maxLength: 64 })).map(([where, text]): Mutation => (xml) => insertAt(xml, where, text)),
-  fc.tuple(fraction, fc.constantFrom('<', '>', '&', '"', "'", ']]>', '<?pi x?>', '<!-- c -->', '\u0000', '\uFEFF', '\uD800')).map(
-    ([where, text]): Mutation => (xml) => insertAt(xml, where, text),
+  })),
+  fc.tuple(fraction, fc.string({ unit: 'binary', minLength: 1, maxLength: 64 })).map(([where, text]) => onText((xml) => insertAt(xml, where, text))),
+  fc.tuple(fraction, fc.constantFrom('<', '>', '&', '"', "'", ']]>', '<?pi x?>', '<!-- c -->', '\u0000', '\uFEFF', '\uD800')).map(([where, text]) =>
+    onText((xml) => insertAt(xml, where, text)),
   ),
 );
 
-/** A seed message with one to three mutations applied. */
-export const hostileXml: fc.Arbitrary<string> = fc
+/** A seed message (bytes) with one to three mutations applied. */
+export const hostileXml: fc.Arbitrary<Buffer> = fc
   .tuple(fc.constantFrom(...SEEDS), fc.array(mutation, { minLength: 1, maxLength: 3 }))
-  .map(([seed, mutations]) => mutations.reduce((xml, mutate) => mutate(xml), seed));
+  .map(([seed, mutations]) => mutations.reduce((body, mutate) => mutate(body), Buffer.from(seed, 'utf8')));
 
 /** Bodies that are not XML at all: random bytes, JSON, an empty body. */
 export const notXml: fc.Arbitrary<Buffer> = fc.oneof(
