@@ -59,6 +59,8 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     (xml) => xml.replace(/<\/[A-Za-z:]+>$/, ''),
     (xml) => xml.replace(/<OrganizationId>[^<]*<\/OrganizationId>/, '<OrganizationId><x/></OrganizationId>'),
     (xml) => xml.replace(/xsi:type="[^"]*"/, 'xsi:type="sf:Evil Type"'),
+    // Past SALESFORCE_MAX_BODY (2 MB by default): refused before it is parsed.
+    (xml) => xml.replace('</sf:Subject>', `${'x'.repeat(2_200_000)}</sf:Subject>`),
   ).map(onText),
   fc.tuple(fraction, fc.integer({ min: 1_000, max: 200_000 })).map(([where, size]) => onText((xml) => {
     const tags = [...xml.matchAll(/<[A-Za-z][^\s/>]*/g)];
