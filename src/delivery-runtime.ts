@@ -56,7 +56,12 @@ export async function createDeliveryRuntime(config: Config, store: Store, logger
   const delivery = { client, rateLimiter, rateKey: MOMENTUM_RATE_KEY, logger };
   registry.register('remap', createRemapHandler({ ...delivery, store }));
   registry.register('import', createImportHandler(delivery));
-  registry.register(MAP_EVENT_JOB, createMapEventHandler({ store, rules, logger, ...(directory ? { directory } : {}), ...(metrics ? { metrics } : {}) }));
+  const mappers = calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: attendeeDirectory });
+  registry.register(
+    MAP_EVENT_JOB,
+    createMapEventHandler({ store, rules, logger, mappers, ...(directory ? { directory } : {}), ...(metrics ? { metrics } : {}) }),
+  );
+  for (const [kind, handler] of Object.entries(google?.handlers ?? {})) registry.register(kind, handler);
   return {
     registry,
     rateLimiter,

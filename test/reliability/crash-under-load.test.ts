@@ -3,6 +3,7 @@ import { replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
+import { waitForBridge } from './support/bridge-diagnostics.ts';
 import { duplicatesIn, forwardedCounts } from './support/momentum-traffic.ts';
 import { buildLoad, countOutcomes, postLoad, type LoadMessage, type PostOutcome } from './support/salesforce-load.ts';
 import { sqliteState, unfinished, type StoredState } from './support/stored-state.ts';
@@ -52,7 +53,7 @@ describe('reliability: crash under load', () => {
       },
       onOutcome: (_m, outcome) => void (outcome.kind === 'acked' && acked++),
     });
-    await waitFor('60 % of the messages acked', () => acked >= MESSAGES * 0.6, 60_000);
+    await waitForBridge(first, '60 % of the messages acked', () => acked >= MESSAGES * 0.6, 60_000);
     first.child.kill('SIGKILL');
     killed = true;
     const forwardedBeforeKill = fake.requests.length;
@@ -67,7 +68,7 @@ describe('reliability: crash under load', () => {
     // Act 2: restart on the same file; it finishes the queue (orphaned jobs after their lease expires).
     const restartedAt = Date.now();
     const second = await spawnBridge({ env });
-    await waitFor('the restarted bridge to drain the queue', drained(state), 90_000);
+    await waitForBridge(second, 'the restarted bridge to drain the queue', drained(state), 90_000);
     const drainMs = Date.now() - restartedAt;
 
     // Assert 1: every acked notification is stored and forwarded; nothing never stored is forwarded.
@@ -93,7 +94,7 @@ describe('reliability: crash under load', () => {
 
     // Act 3: Salesforce redelivers every unacked message (protocols.md §2); the bridge acks them all.
     const redelivery = await postLoad(second.url, unackedMessages, { concurrency: 16 });
-    await waitFor('the redelivered notifications to be forwarded', drained(state), 60_000);
+    await waitForBridge(second, 'the redelivered notifications to be forwarded', drained(state), 60_000);
 
     // Assert 2: all 2 000 forwarded; notifications stored before the kill were de-duplicated, not sent again.
     expect(countOutcomes(redelivery)).toEqual({ acked: unackedMessages.length, refused: 0, failed: 0, not_sent: 0 });

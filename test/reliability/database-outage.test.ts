@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 import { bridgeEnv, reportSummary } from './support/bridge-env.ts';
+import { waitForBridge } from './support/bridge-diagnostics.ts';
 import { duplicatesIn, forwardedCounts } from './support/momentum-traffic.ts';
 import { bridgeApplicationName, connectAdmin, databaseUrlWithSchema, newSchemaName } from './support/postgres-admin.ts';
 import { buildLoad, countOutcomes, postLoad, type LoadMessage, type PostOutcome } from './support/salesforce-load.ts';
@@ -51,7 +51,7 @@ describe.skipIf(!url)(`reliability: database outage (PostgreSQL)${url ? '' : ' (
     // Act: post the load; after the first acks, cut the bridge's connections every 20 ms for 1.5 s.
     let acked = 0;
     const posting = postLoad(bridge.url, load, { concurrency: 4, onOutcome: (_m, outcome) => void (outcome.kind === 'acked' && acked++) });
-    await waitFor('the first acks', () => acked >= 5, 30_000);
+    await waitForBridge(bridge, 'the first acks', () => acked >= 5, 30_000);
     let cut = 0;
     const readiness: number[] = [];
     const outageEnds = Date.now() + OUTAGE_MS;
@@ -61,7 +61,7 @@ describe.skipIf(!url)(`reliability: database outage (PostgreSQL)${url ? '' : ' (
       await delay(20);
     }
     const outcomes = await posting;
-    await waitFor('/readyz to answer 200 again', async () => (await readyStatus(bridge.url)) === 200, 30_000);
+    await waitForBridge(bridge, '/readyz to answer 200 again', async () => (await readyStatus(bridge.url)) === 200, 30_000);
 
     // Assert: the process survived, answered every refused message with a 500/503, and never acked what it did not store.
     expect(bridge.child.exitCode).toBeNull();
@@ -76,7 +76,7 @@ describe.skipIf(!url)(`reliability: database outage (PostgreSQL)${url ? '' : ' (
     // Act: Salesforce redelivers what was refused; the recovered bridge acks it.
     const refused: LoadMessage[] = load.filter((_m, i) => outcomes[i]?.kind !== 'acked');
     const redelivery = await postLoad(bridge.url, refused, { concurrency: 4 });
-    await waitFor('every job to finish', async () => unfinished(await state.jobs()).length === 0, 60_000);
+    await waitForBridge(bridge, 'every job to finish', async () => unfinished(await state.jobs()).length === 0, 60_000);
 
     // Assert: recovered on its own; every notification delivered; nothing dead.
     expect(countOutcomes(redelivery).acked).toBe(refused.length);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { replies, startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
 import { killAllBridges, spawnBridge, type RunningBridgeProcess } from '../support/spawn-bridge.ts';
 import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
+import { waitForBridge } from './support/bridge-diagnostics.ts';
 import { duplicatesIn, forwardedCounts } from './support/momentum-traffic.ts';
 import { buildLoad, countOutcomes, postLoad, type LoadMessage } from './support/salesforce-load.ts';
 import { sqliteState, unfinished, type StoredState } from './support/stored-state.ts';
@@ -48,7 +48,7 @@ async function arrange(name: string): Promise<Scenario> {
 async function terminateDuringDelivery(scenario: Scenario, bridge: RunningBridgeProcess) {
   const outcomes = await postLoad(bridge.url, scenario.load, { concurrency: 1 });
   expect(countOutcomes(outcomes).acked).toBe(1);
-  await waitFor('remaps in flight at the fake', () => scenario.fake.requests.length >= CONCURRENCY, 20_000);
+  await waitForBridge(bridge, 'remaps in flight at the fake', () => scenario.fake.requests.length >= CONCURRENCY, 20_000);
   const inFlight = scenario.fake.requests.length;
   bridge.child.kill('SIGTERM');
   const exit = await bridge.exited;
@@ -60,7 +60,7 @@ async function terminateDuringDelivery(scenario: Scenario, bridge: RunningBridge
 async function completeWithNewProcess(scenario: Scenario) {
   scenario.setReplyDelay(0);
   const second = await spawnBridge({ env: scenario.env(5000) });
-  await waitFor('the new process to finish the queue', async () => unfinished(await scenario.state.jobs()).length === 0, 30_000);
+  await waitForBridge(second, 'the new process to finish the queue', async () => unfinished(await scenario.state.jobs()).length === 0, 30_000);
   second.child.kill('SIGTERM');
   expect(await second.exited).toEqual({ code: 0, signal: null });
 }

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
+import { waitForBridge } from './support/bridge-diagnostics.ts';
 import { answerAndRecord, forwardedCounts, REMAP_PATH, worstExcessOverBucket } from './support/momentum-traffic.ts';
 import { buildLoad, countOutcomes, postLoad } from './support/salesforce-load.ts';
 import { sqliteState, type AttemptRow } from './support/stored-state.ts';
@@ -62,7 +62,8 @@ describe('reliability: upstream outage', () => {
 
     // Act
     const outcomes = await postLoad(bridge.url, load, { concurrency: 2 });
-    await waitFor(
+    await waitForBridge(
+      bridge,
       'every remap job to finish',
       async () => {
         const remaps = (await state.jobs()).filter((job) => job.kind === 'remap');

@@ -29,6 +29,8 @@ export function bridgeEnv(options: BridgeEnvOptions): Record<string, string> {
     MOMENTUM_API_BASE_URL: options.momentumUrl,
     MOMENTUM_RECEIVER_URL: options.momentumUrl,
     MOMENTUM_TIMEOUT_MS: '2000',
+    // One test client posts for a whole sales org: the per-address inbound limit is not under test here.
+    INBOUND_RATE_LIMIT: 'off',
     ...options.settings,
   };
 }

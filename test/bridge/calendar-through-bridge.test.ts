@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBridge, type RunningBridge } from '../../src/bridge.ts';
+import { parseConfig } from '../../src/config.ts';
+import { signStandardWebhook } from '../../src/ingest/standard-webhooks.ts';
+import { startFakeGoogle, type FakeGoogle } from '../fakes/fake-google.ts';
+import { startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+import { meetingEvent } from '../google/support/google-setup.ts';
+import { testKeyPair, testServiceAccountKey, TEST_SERVICE_ACCOUNT } from '../google/support/service-account-key.ts';
+import { waitFor } from '../jobs/support/wait-for.ts';
+import { captureLogs } from '../support/log-capture.ts';
+
+/*
+ * The calendar surfaces through the real startBridge wiring (not a harness that assembles the
+ * pieces itself): a wiring slip in src/bridge.ts or src/delivery-runtime.ts fails here.
+ */
+
+const ANA = 'ana.rep@example.com';
+const OPPORTUNITY = '0068d0000101XyZAAU';
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** PUBLIC_BASE_URL must be known before the bridge listens, so the port is chosen up front. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function bridgeWith(google: FakeGoogle, momentum: FakeMomentum): Promise<RunningBridge> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bridge-calendar-'));
+  const port = await freePort();
+  const config = parseConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${path.join(dir, 'bridge.db')}`,
+    MOMENTUM_API_BASE_URL: momentum.url,
+    MOMENTUM_API_KEY: 'mk-test-key',
+    MOMENTUM_RATE_LIMIT: 'off',
+    GOOGLE_SERVICE_ACCOUNT_KEY: testServiceAccountKey(google.tokenUrl),
+    GOOGLE_CALENDAR_API_URL: google.calendarApiUrl,
+    GOOGLE_CALENDAR_IDS: ANA,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    CALENDAR_WEBHOOK_SECRETS: SECRET,
+    INTERNAL_EMAIL_DOMAINS: 'example.com',
+  });
+  const bridge = await startBridge(config, captureLogs({ level: 'warn' }).logger);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), bridge.stop);
+  return bridge;
+}
+
+describe('calendar webhooks through startBridge', () => {
+  it('when the bridge starts watching and Google pushes "exists" for a linked meeting, then Momentum receives the GOOGLE_CALENDAR remap', async () => {
+    // Arrange
+    const google = await startFakeGoogle({ serviceAccountEmail: TEST_SERVICE_ACCOUNT, publicKeyPem: testKeyPair().publicKeyPem });
+    const momentum = await startFakeMomentum();
+    cleanups.push(google.close, momentum.close);
+    const bridge = await bridgeWith(google, momentum);
+    // Channel upkeep runs in the background once the bridge listens.
+    await waitFor('a watch channel at Google', () => google.channels.size > 0);
+    const [channel] = [...google.channels.values()];
+
+    // Act
+    google.upsertEvent(ANA, meetingEvent('evt-1', 24, { summary: 'Pricing review', description: `https://x.lightning.force.com/lightning/r/Opportunity/${OPPORTUNITY}/view` }));
+    const pushed = await google.push(channel!.id, 'exists');
+    const [remap] = await momentum.waitFor(1);
+
+    // Assert
+    expect(pushed).toBe(200);
+    expect(channel!.address).toBe(`${bridge.url}/calendar/google/notifications`);
+    expect(remap?.headers['x-api-key']).toBe('mk-test-key');
+    expect(remap?.body).toMatchObject({ source: { type: 'GOOGLE_CALENDAR', id: 'evt-1' }, salesforceRecords: { opportunityId: OPPORTUNITY } });
+  });
+
+  it('when a signed generic event names an opportunity, then it is accepted with 202 and forwarded with its declared source type', async () => {
+    // Arrange
+    const google = await startFakeGoogle({ serviceAccountEmail: TEST_SERVICE_ACCOUNT, publicKeyPem: testKeyPair().publicKeyPem });
+    const momentum = await startFakeMomentum();
+    cleanups.push(google.close, momentum.close);
+    const bridge = await bridgeWith(google, momentum);
+    const raw = JSON.stringify({
+      version: 1,
+      id: 'teams-42',
+      sourceType: 'MS_TEAMS',
+      title: 'Globex pricing review',
+      start: '2026-03-02T16:00:00Z',
+      end: '2026-03-02T16:30:00Z',
+      organizer: { email: ANA },
+      attendees: [{ email: 'hank.buyer@globex.test' }],
+      salesforce: { opportunityId: OPPORTUNITY },
+    });
+    const timestamp = Math.floor(Date.now() / 1000);
+
+    // Act
+    const response = await fetch(`${bridge.url}/calendar/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signStandardWebhook(SECRET, 'msg_1', timestamp, raw) },
+      body: raw,
+    });
+    const [remap] = await momentum.waitFor(1);
+
+    // Assert
+    expect(response.status).toBe(202);
+    expect(remap?.body).toMatchObject({ source: { type: 'MS_TEAMS', id: 'teams-42' }, salesforceRecords: { opportunityId: OPPORTUNITY } });
+  });
+});

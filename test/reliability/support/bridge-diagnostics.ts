@@ -1,0 +1,32 @@
+import { waitFor } from '../../jobs/support/wait-for.ts';
+import type { BridgeProcess } from '../../support/spawn-bridge.ts';
+
+/**
+ * What a failing scenario needs to say about the bridge: did it exit (and why), does it still
+ * answer /healthz (a blocked event loop does not), and its last error lines.
+ */
+export async function describeBridge(bridge: BridgeProcess & { url?: string }): Promise<string> {
+  const { exitCode, signalCode } = bridge.child;
+  const exited = exitCode !== null || signalCode !== null;
+  let health = 'not asked';
+  if (!exited && bridge.url !== undefined) {
+    health = await fetch(`${bridge.url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+      (response) => String(response.status),
+      () => 'no answer within 2 s (event loop blocked?)',
+    );
+  }
+  const errors = bridge.logs
+    .filter((line) => line.level === 'error')
+    .slice(-3)
+    .map((line) => `${String(line.message)}: ${JSON.stringify(line.error ?? '').slice(0, 300)}`);
+  return `bridge ${exited ? `exited (code ${exitCode}, signal ${signalCode})` : 'still running'}; /healthz: ${health}; last errors: ${errors.join(' | ') || 'none'}`;
+}
+
+/** waitFor, with the bridge's state in the failure message. */
+export async function waitForBridge(bridge: BridgeProcess & { url?: string }, what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  try {
+    await waitFor(what, check, timeoutMs);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; ${await describeBridge(bridge)}`, { cause: error });
+  }
+}
