@@ -1,4 +1,5 @@
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { mapEventJobs } from '../src/mapping/map-event-handler.ts';
 import { createGenericReceiver } from '../src/calendar/generic-receiver.ts';
 import type { Config } from '../src/config.ts';
 import { AppError } from '../src/errors.ts';
@@ -19,7 +20,6 @@ export interface CalendarEventsRouterDeps {
   metrics?: InboundMetrics;
 }
 
-const mapEventJob = (event: InboundEvent): NewJob[] => [{ kind: 'map-event', payload: { eventId: event.id }, eventId: event.id }];
 
 const requireJson: RequestHandler = (req, _res, next) => {
   const type = (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
@@ -37,7 +37,7 @@ const tooLarge = (maxBody: number): ErrorRequestHandler => (error, _req, _res, n
  */
 export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
   const secrets = deps.config.CALENDAR_WEBHOOK_SECRETS;
-  const receive = createGenericReceiver({ secrets, store: deps.store, jobsFor: deps.jobsFor ?? mapEventJob, ...(deps.now ? { now: deps.now } : {}) });
+  const receive = createGenericReceiver({ secrets, store: deps.store, jobsFor: deps.jobsFor ?? mapEventJobs, ...(deps.now ? { now: deps.now } : {}) });
   const router = Router();
   const requireConfigured: RequestHandler = (_req, _res, next) =>
     next(secrets.length === 0 ? new AppError('calendar_events_not_configured', 'set CALENDAR_WEBHOOK_SECRETS to accept signed calendar events', { status: 503 }) : undefined);

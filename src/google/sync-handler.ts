@@ -1,4 +1,5 @@
 import { normaliseGoogleEvent } from '../calendar/normalise.ts';
+import { mapEventJobs } from '../mapping/map-event-handler.ts';
 import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
 import type { InboundEvent, NewJob, Store } from '../store/types.ts';
 import type { CalendarClient, ListQuery } from './calendar-client.ts';
@@ -23,7 +24,6 @@ export interface SyncHandlerDeps {
   jobsFor?: (event: InboundEvent) => NewJob[];
 }
 
-export const mapEventJob = (event: InboundEvent): NewJob[] => [{ kind: 'map-event', payload: { eventId: event.id }, eventId: event.id }];
 
 interface SyncTally {
   mode: 'incremental' | 'full';
@@ -42,7 +42,7 @@ interface SyncTally {
  * dedupe absorbs what was already stored). 410 Gone drops the token and runs a bounded full sync.
  */
 export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
-  const jobsFor = deps.jobsFor ?? mapEventJob;
+  const jobsFor = deps.jobsFor ?? mapEventJobs;
 
   async function storePage(calendarId: string, senderId: string, items: unknown[], tally: SyncTally): Promise<void> {
     const events = [];

@@ -1,15 +1,9 @@
 import { AppError } from '../errors.ts';
+import { mapEventJobs } from '../mapping/map-event-handler.ts';
 import type { InboundEvent, IngestResult, NewJob, Store } from '../store/types.ts';
 import type { OutboundMessage } from './outbound-message.ts';
 import { parseOutboundMessage } from './soap-parser.ts';
 
-/** The job kind that maps one stored notification (run later by the worker, never on the ack path). */
-export const MAP_EVENT_JOB = 'map-event';
-
-/** Default follow-up for each new notification: one mapping job pointing at its event. */
-export function mapEventJobs(event: InboundEvent): NewJob[] {
-  return [{ kind: MAP_EVENT_JOB, payload: { eventId: event.id }, eventId: event.id }];
-}
 
 /** What a stored notification's event carries for the mapping job. */
 export interface SalesforceEventPayload {

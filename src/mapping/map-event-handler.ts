@@ -3,7 +3,7 @@ import type { HandlerResult, JobHandler } from '../jobs/types.ts';
 import type { Logger } from '../logger.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { isSalesforceLookupError, type SalesforceDirectory } from '../salesforce/directory.ts';
-import type { Store } from '../store/types.ts';
+import type { InboundEvent, NewJob, Store } from '../store/types.ts';
 import { UnmappableEventError, type EventMapper } from './event-mapper.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
 import type { MappingRules } from './rules-schema.ts';
@@ -11,6 +11,11 @@ import { createSalesforceEventMapper } from './salesforce-event-mapper.ts';
 
 export const MAP_EVENT_JOB = 'map-event';
 export const REMAP_JOB = 'remap';
+
+/** The one job every new inbound event gets: map it (whatever its source) with today's rules. */
+export function mapEventJobs(event: Pick<InboundEvent, 'id'>): NewJob[] {
+  return [{ kind: MAP_EVENT_JOB, payload: { eventId: event.id }, eventId: event.id }];
+}
 
 const mapEventPayloadSchema = z.object({ eventId: z.number().int().positive() });
 

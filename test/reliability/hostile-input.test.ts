@@ -157,7 +157,7 @@ describe('reliability: hostile input', () => {
       fc.asyncProperty(hostileDelivery, async (plan) => {
         const before = storedCounts(refusing.file);
         sent += 1;
-        const response = await fetch(`${refusing.url}/calendar/events`, { method: 'POST', headers: headersFor(plan, `fuzz_${sent}`, Date.now()), body: plan.body });
+        const response = await fetch(`${refusing.url}/calendar/events`, { method: 'POST', headers: headersFor(plan, `fuzz_${sent}`, Date.now()), body: new Uint8Array(plan.body) });
         const reply = (await response.json()) as { error?: { code?: unknown } };
         count(`calendar:${response.status}`);
         const after = storedCounts(refusing.file);

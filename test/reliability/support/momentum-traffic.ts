@@ -1,4 +1,4 @@
-import { replies, type FakeMomentum, type FakeReply, type RecordedRequest } from '../../fakes/fake-momentum.ts';
+import type { FakeMomentum, FakeReply, RecordedRequest } from '../../fakes/fake-momentum.ts';
 import { notificationOfRemap } from './salesforce-load.ts';
 
 /** What the fake Momentum saw and answered, read the way the scenarios assert on it. */

@@ -78,7 +78,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 /** A seed message (bytes) with one to three mutations applied. */
 export const hostileXml: fc.Arbitrary<Buffer> = fc
   .tuple(fc.constantFrom(...SEEDS), fc.array(mutation, { minLength: 1, maxLength: 3 }))
-  .map(([seed, mutations]) => mutations.reduce((body, mutate) => mutate(body), Buffer.from(seed, 'utf8')));
+  .map(([seed, mutations]) => mutations.reduce<Buffer>((body, mutate) => mutate(body), Buffer.from(seed, 'utf8')));
 
 /** Bodies that are not XML at all: random bytes, JSON, an empty body. */
 export const notXml: fc.Arbitrary<Buffer> = fc.oneof(
