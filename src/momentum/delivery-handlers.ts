@@ -61,11 +61,17 @@ function invalid(logger: Logger, job: Job, kind: string, issues: string, context
 }
 
 /** "Exactly the same request body and flags" as the last remap Momentum accepted for this meeting. */
+/**
+ * Issue 4: a meeting whose last forwarded remap "carried exactly the same Salesforce ids and
+ * flags" is not re-sent. The meeting itself is the same by construction (same coalescing key);
+ * a new title or host alone is no reason to remap it again.
+ */
 function sameRemap(previousPayload: unknown, current: RemapDeliveryPayload): boolean {
   const previous = remapDeliveryPayloadSchema.safeParse(previousPayload);
   if (!previous.success) return false;
   return (
-    canonicalJson(previous.data.request) === canonicalJson(current.request) && canonicalJson(previous.data.flags) === canonicalJson(current.flags)
+    canonicalJson(previous.data.request.salesforceRecords) === canonicalJson(current.request.salesforceRecords) &&
+    canonicalJson(previous.data.flags) === canonicalJson(current.flags)
   );
 }
 

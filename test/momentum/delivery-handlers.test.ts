@@ -113,6 +113,17 @@ describe('createRemapHandler', () => {
     expect(fake.requests.map((seen) => seen.body)).toEqual([payload.request, otherIds.request]);
   });
 
+  it('when only the meeting details changed but the ids and flags did not, then it is skipped as unchanged', async () => {
+    const retitled = { ...payload, request: { ...payload.request, meetingDetails: { title: 'A new title' } } };
+    const earlier = await recordSucceeded(realStore, 'remap', payload, KEY);
+    const { handler, context } = setup();
+
+    const result = await handler(await enqueueAndClaim(realStore, 'remap', retitled, KEY), context);
+
+    expect(result).toMatchObject({ kind: 'final', state: 'skipped', reason: 'unchanged', result: { sameAs: earlier.id } });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('when the job is a replay, then it is sent even though it is unchanged', async () => {
     const earlier = await recordSucceeded(realStore, 'remap', payload, KEY);
     const { handler, store, context } = setup();
