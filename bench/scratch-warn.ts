@@ -1,0 +1,14 @@
+import { fork } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createMessageFactory } from './lib/outbound-messages.ts';
+const dir = mkdtempSync(path.join(tmpdir(), 'bw-'));
+const child = fork('bench/lib/ingest-server.ts', ['bridge', path.join(dir, 'b.db')], { execArgv: process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.PROF] : [], env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const url = await new Promise<string>((resolve) => child.on('message', (m: { type: string; url: string }) => m.type === 'ready' && resolve(m.url)));
+const n = Number(process.argv[2] ?? 100);
+const next = createMessageFactory(n);
+const r = await autocannon({ url, connections: 50, duration: 8, requests: [{ method: 'POST', path: '/salesforce/outbound-message', headers: { 'content-type': 'text/xml' }, setupRequest: (q) => ({ ...q, body: next().xml }) }] });
+console.log(n, r['2xx'] / r.duration, 'msg/s', r.latency.p50, r.latency.p99, 'non2xx', r.non2xx, 'errors', r.errors, 'timeouts', r.timeouts);
+child.send({ type: 'stop' }); await new Promise((r) => child.on('exit', r));
