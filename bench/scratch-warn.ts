@@ -5,7 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { createMessageFactory } from './lib/outbound-messages.ts';
 const dir = mkdtempSync(path.join(tmpdir(), 'bw-'));
-const child = fork('bench/lib/ingest-server.ts', ['bridge', path.join(dir, 'b.db')], { execArgv: process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.PROF] : [], env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const child = fork('bench/lib/ingest-server.ts', ['bridge', path.join(dir, 'b.db')], { execArgv: process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.PROF] : [], env: { PATH: process.env.PATH ?? '', LOG_LEVEL: process.env.LL ?? 'info' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 const url = await new Promise<string>((resolve) => child.on('message', (m: { type: string; url: string }) => m.type === 'ready' && resolve(m.url)));
 const n = Number(process.argv[2] ?? 100);
 const next = createMessageFactory(n);
