@@ -123,7 +123,7 @@ export const configSchema = z.object({
     .string()
     .default('sqlite:data/bridge.db')
     .refine((value) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(value), 'expected sqlite:<path>, sqlite::memory: or postgres://…')
-    .meta({ description: 'Store: sqlite:<path> (embedded, default) or postgres://user@host:5432/db', example: 'sqlite:data/bridge.db' }),
+    .meta({ description: 'Store: sqlite:<path> (embedded, default) or postgres://user@host:5432/db (?schema=name picks a schema)', example: 'sqlite:data/bridge.db' }),
   DATABASE_POOL_MAX: int(10, 1, 200, { description: 'PostgreSQL connection pool size', example: '10' }),
 
   MOMENTUM_API_BASE_URL: url('https://api.momentum.io', { description: 'Momentum API base (remap endpoint)', example: 'https://api.momentum.io' }),

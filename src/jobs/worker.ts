@@ -77,9 +77,9 @@ export function createWorker(options: WorkerOptions): Worker {
 
   async function fill(): Promise<void> {
     while (state === 'running') {
+      wakeAgain = false;
       const room = concurrency - running.size;
       if (room <= 0) return; // a finishing job wakes the loop
-      wakeAgain = false;
       let jobs: Job[];
       try {
         jobs = await store.claim({ owner, limit: room, leaseMs, now: now() });

@@ -62,6 +62,9 @@ export function createPgDatabase(settings: PgSettings): PgDatabase {
   // An idle connection killed by the server emits 'error' on the pool; without a listener that
   // would crash the process. The pool drops the connection and opens a new one when needed.
   pool.on('error', (error) => logger.warn('postgres idle connection lost', { error }));
+  // A terminated backend can emit 'error' on a client after the per-query listener is gone; an
+  // 'error' event nobody listens to would end the process (pg_terminate_backend, failovers).
+  pool.on('connect', (client) => client.on('error', (error) => logger.warn('postgres connection error', { error })));
   const onClientError = (error: Error) => logger.warn('postgres connection lost during a query', { error });
 
   const attempt = async <T>(work: (client: Client) => Promise<T>): Promise<{ value: T } | { error: unknown; retry: boolean }> => {

@@ -15,17 +15,22 @@ export async function describeBridge(bridge: BridgeProcess & { url?: string }): 
       () => 'no answer within 2 s (event loop blocked?)',
     );
   }
-  const errors = bridge.logs
-    .filter((line) => line.level === 'error')
-    .slice(-3)
-    .map((line) => `${String(line.message)}: ${JSON.stringify(line.error ?? '').slice(0, 300)}`);
-  return `bridge ${exited ? `exited (code ${exitCode}, signal ${signalCode})` : 'still running'}; /healthz: ${health}; last errors: ${errors.join(' | ') || 'none'}`;
+  const describe = (line: Record<string, unknown>) => `${String(line.message)}: ${JSON.stringify(line.error ?? '').slice(0, 300)}`;
+  // server.ts logs why it exits (uncaught exception, unhandled rejection): that line first.
+  const fatal = bridge.logs.find((line) => /uncaught|unhandled/i.test(String(line.message)));
+  const errors = bridge.logs.filter((line) => line.level === 'error' && line !== fatal).slice(-2).map(describe);
+  const state = exited ? `exited (code ${exitCode}, signal ${signalCode})` : 'still running';
+  return `bridge ${state}; /healthz: ${health}; fatal: ${fatal ? describe(fatal) : 'none'}; last errors: ${errors.join(' | ') || 'none'}`;
 }
 
-/** waitFor, with the bridge's state in the failure message. */
+/** waitFor, failing at once if the bridge exits, with the bridge's state in the failure message. */
 export async function waitForBridge(bridge: BridgeProcess & { url?: string }, what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const alive = async () => {
+    if (bridge.child.exitCode !== null || bridge.child.signalCode !== null) throw new Error(`the bridge exited while waiting for ${what}`);
+    return check();
+  };
   try {
-    await waitFor(what, check, timeoutMs);
+    await waitFor(what, alive, timeoutMs);
   } catch (error) {
     throw new Error(`${(error as Error).message}; ${await describeBridge(bridge)}`, { cause: error });
   }
