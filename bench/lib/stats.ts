@@ -44,3 +44,11 @@ export async function runPool<T>(concurrency: number, next: () => T | undefined,
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
 }
+
+/** The middle value (mean of the two middle ones for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
