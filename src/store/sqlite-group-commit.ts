@@ -5,18 +5,27 @@ import type { DatabaseSync } from 'node:sqlite';
  * throughput does not stop at one fsync per request"). Write calls made in the same turn of the
  * event loop are queued and run in one BEGIN IMMEDIATE … COMMIT, each inside its own SAVEPOINT so a
  * failing call rolls back only its own changes and rejects only its own promise. Every promise
- * settles after the COMMIT returned (synchronous=FULL: the batch is on disk by then).
+ * settles after the COMMIT returned.
+ *
+ * Durability is per call: a batch holding a durable call (anything a sender is acknowledged for:
+ * ingest, enqueue) commits with synchronous=FULL, so it is fsynced before any promise settles, and
+ * that fsync covers every earlier commit in the WAL too. A batch of only queue bookkeeping (claims,
+ * finishes, leases, tokens) commits with synchronous=NORMAL: it survives a process crash, and a
+ * power loss can at worst roll back a claim or an outcome, which re-runs the job — delivery is at
+ * least once with the same Idempotency-Key anyway. Skipping that fsync is what keeps the worker
+ * from blocking the event loop on the disk for every job.
  */
 
 export interface GroupCommit {
   /** Runs `work` inside the next batch; resolves with its result once the batch is committed. */
-  run<T>(work: () => T): Promise<T>;
+  run<T>(work: () => T, options?: { durable?: boolean }): Promise<T>;
   /** Resolves when every queued call has been committed (or failed). */
   drain(): Promise<void>;
 }
 
 interface Queued {
   work: () => unknown;
+  durable: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -27,6 +36,14 @@ export function createGroupCommit(db: DatabaseSync): GroupCommit {
   let queue: Queued[] = [];
   let scheduled = false;
   let idle: Array<() => void> = [];
+  let synchronous: 'FULL' | 'NORMAL' | undefined;
+
+  // The pragma applies to the next COMMIT; it cannot change inside a transaction.
+  const syncMode = (mode: 'FULL' | 'NORMAL') => {
+    if (synchronous === mode) return;
+    db.exec(`PRAGMA synchronous = ${mode}`);
+    synchronous = mode;
+  };
 
   const runOne = (item: Queued, isolated: boolean): Settled => {
     if (isolated) db.exec('SAVEPOINT call');
@@ -41,6 +58,7 @@ export function createGroupCommit(db: DatabaseSync): GroupCommit {
   };
 
   const commit = (batch: Queued[]): Settled[] => {
+    syncMode(batch.some((item) => item.durable) ? 'FULL' : 'NORMAL');
     db.exec('BEGIN IMMEDIATE');
     // A batch of one needs no savepoint: if it fails, the whole transaction is rolled back.
     const isolated = batch.length > 1;
@@ -78,9 +96,9 @@ export function createGroupCommit(db: DatabaseSync): GroupCommit {
   };
 
   return {
-    run<T>(work: () => T): Promise<T> {
+    run<T>(work: () => T, options: { durable?: boolean } = {}): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        queue.push({ work, durable: options.durable ?? true, resolve: resolve as (value: unknown) => void, reject });
         if (!scheduled) {
           scheduled = true;
           // setImmediate runs after the I/O callbacks of this loop turn: every request that arrived

@@ -83,4 +83,20 @@ describe('sqlite group commit', () => {
 
     expect(committedRows()).toEqual([4, 5]);
   });
+
+  it('when a batch holds only bookkeeping, then it commits without fsync; when it holds a durable call, then with synchronous=FULL', async () => {
+    const batches = createGroupCommit(writer);
+    const synchronousDuring = (durable: boolean[]) =>
+      Promise.all(durable.map((flag, index) => batches.run(() => (insert(index), writer.prepare('PRAGMA synchronous').get()?.synchronous), { durable: flag })));
+
+    const bookkeepingOnly = await synchronousDuring([false, false]);
+    const mixed = await synchronousDuring([false, true]);
+    const durableByDefault = await Promise.all([batches.run(() => writer.prepare('PRAGMA synchronous').get()?.synchronous)]);
+
+    // PRAGMA synchronous: 1 = NORMAL, 2 = FULL.
+    expect(bookkeepingOnly).toEqual([1, 1]);
+    expect(mixed).toEqual([2, 2]);
+    expect(durableByDefault).toEqual([2]);
+    expect(committedRows()).toEqual([0, 0, 1, 1]);
+  });
 });
