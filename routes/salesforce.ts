@@ -84,13 +84,13 @@ export function salesforceRouter(deps: SalesforceRouterDeps): Router {
       throw new AppError('invalid_encoding', 'body is not valid UTF-8', { status: 400 });
     }
     const { message, result } = await receive(xml);
-    logger.info('salesforce message stored', {
+    res.locals.logFields = {
       organizationId: message.organizationId,
       actionId: message.actionId,
       notifications: message.notifications.length,
       new: result.created.length,
       duplicates: result.duplicates.length,
-    });
+    };
     // Only now, with every notification durable, may Salesforce consider the message delivered.
     res.status(200).type(SOAP_CONTENT_TYPE).send(ACK_ENVELOPE);
     deps.metrics?.inboundMessage('salesforce', 'acked');

@@ -15,6 +15,8 @@ export function accessLog(logger: Logger): RequestHandler {
         route: route ?? '(unmatched)',
         status: res.statusCode,
         ms: Math.round(ms * 100) / 100,
+        // What the route wants on record about this request (counts, ids): one line, not two.
+        ...(res.locals.logFields as Record<string, unknown> | undefined),
       });
     });
     next();

@@ -44,7 +44,6 @@ const MIGRATIONS: Migration[] = [
         state TEXT NOT NULL DEFAULT 'received',
         state_reason TEXT
       )`,
-      `CREATE INDEX inbound_events_message ON inbound_events (message_id)`,
       `CREATE TABLE jobs (
         id {id},
         kind TEXT NOT NULL,
@@ -103,7 +102,8 @@ const MIGRATIONS: Migration[] = [
       // from the index alone. Kind leads so the claim, which filters on state only, keeps its own index.
       `CREATE INDEX jobs_kind_state_created ON jobs (kind, state, created_at, id)`,
       // Filter by meeting (the coalescing key) in every state, not only pending, running or succeeded.
-      `CREATE INDEX jobs_key_created ON jobs (coalesce_key, created_at, id)`,
+      // Partial: map-event jobs have no key, and every index entry is paid for on the ack path.
+      `CREATE INDEX jobs_key_created ON jobs (coalesce_key, created_at, id) WHERE coalesce_key IS NOT NULL`,
       // A delivery's replays, and bulk replay's "not replayed yet".
       `CREATE INDEX jobs_replay_of ON jobs (replay_of) WHERE replay_of IS NOT NULL`,
       `CREATE INDEX inbound_events_received ON inbound_events (received_at, id)`,

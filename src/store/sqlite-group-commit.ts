@@ -37,6 +37,16 @@ export function createGroupCommit(db: DatabaseSync): GroupCommit {
   let scheduled = false;
   let idle: Array<() => void> = [];
   let synchronous: 'FULL' | 'NORMAL' | undefined;
+  // Prepared once: these run for every call and every batch, and exec() would parse them each time.
+  const statement = (sql: string) => db.prepare(sql);
+  const sql = {
+    savepoint: statement('SAVEPOINT call'),
+    release: statement('RELEASE call'),
+    rollbackTo: statement('ROLLBACK TO call'),
+    begin: statement('BEGIN IMMEDIATE'),
+    commit: statement('COMMIT'),
+    rollback: statement('ROLLBACK'),
+  };
 
   // The pragma applies to the next COMMIT; it cannot change inside a transaction.
   const syncMode = (mode: 'FULL' | 'NORMAL') => {
@@ -46,28 +56,31 @@ export function createGroupCommit(db: DatabaseSync): GroupCommit {
   };
 
   const runOne = (item: Queued, isolated: boolean): Settled => {
-    if (isolated) db.exec('SAVEPOINT call');
+    if (isolated) sql.savepoint.run();
     try {
       const value = item.work();
-      if (isolated) db.exec('RELEASE call');
+      if (isolated) sql.release.run();
       return { ok: true, value };
     } catch (error) {
-      if (isolated) db.exec('ROLLBACK TO call; RELEASE call');
+      if (isolated) {
+        sql.rollbackTo.run();
+        sql.release.run();
+      }
       return { ok: false, error };
     }
   };
 
   const commit = (batch: Queued[]): Settled[] => {
     syncMode(batch.some((item) => item.durable) ? 'FULL' : 'NORMAL');
-    db.exec('BEGIN IMMEDIATE');
+    sql.begin.run();
     // A batch of one needs no savepoint: if it fails, the whole transaction is rolled back.
     const isolated = batch.length > 1;
     const settled = batch.map((item) => runOne(item, isolated));
     if (!isolated && settled[0]?.ok === false) {
-      db.exec('ROLLBACK');
+      sql.rollback.run();
       return settled;
     }
-    db.exec('COMMIT');
+    sql.commit.run();
     return settled;
   };
 
@@ -80,7 +93,7 @@ export function createGroupCommit(db: DatabaseSync): GroupCommit {
       settled = commit(batch);
     } catch (error) {
       // BEGIN or COMMIT failed (busy past the timeout, disk full): nothing of the batch is stored.
-      if (db.isTransaction) db.exec('ROLLBACK');
+      if (db.isTransaction) sql.rollback.run();
       settled = batch.map(() => ({ ok: false, error }));
     }
     batch.forEach((item, index) => {

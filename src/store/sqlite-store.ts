@@ -26,6 +26,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
   // is on disk before the sender is acknowledged (issue 3); the group commit relaxes it only for
   // batches of pure queue bookkeeping (sqlite-group-commit.ts says why that is safe).
   db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA wal_autocheckpoint = 10000');
   db.exec('PRAGMA synchronous = FULL');
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.exec('PRAGMA foreign_keys = ON');

@@ -68,12 +68,13 @@ describe('POST /salesforce/outbound-message', () => {
     });
   });
 
-  it('when a message is stored, then one info line counts it and the payload is not logged', async () => {
+  it('when a message is stored, then its one access line counts it and the payload is not logged', async () => {
     harness = await startHarness({ env: { LOG_LEVEL: 'info' } });
 
     expectAck(await harness.post(fixture('task-leads-batch.xml')));
 
-    const lines = harness.logs.lines().filter((line) => line.message === 'salesforce message stored');
+    await harness.logs.waitForLine((line) => line.message === 'request' && line.route === '/salesforce/outbound-message');
+    const lines = harness.logs.lines().filter((line) => line.route === '/salesforce/outbound-message');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'info', organizationId: ORG_ID, notifications: 3, new: 3, duplicates: 0 });
     expect(harness.logs.text()).not.toContain('Intro call');
@@ -155,7 +156,8 @@ describe('POST /salesforce/outbound-message', () => {
 
     expectAck(response);
     expect(storedCounts(harness.file)).toMatchObject({ events: before.events, jobs: before.jobs });
-    const lines = harness.logs.lines().filter((line) => line.message === 'salesforce message stored');
+    await harness.logs.waitForLine((line) => line.message === 'request' && line.duplicates === 3);
+    const lines = harness.logs.lines().filter((line) => line.message === 'request' && line.route === '/salesforce/outbound-message');
     expect(lines.at(-1)).toMatchObject({ notifications: 3, new: 0, duplicates: 3 });
   });
 

@@ -1,0 +1,25 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+import { openStore } from '/work/main/src/store/open-store.ts';
+import { createWorker } from '/work/main/src/jobs/worker.ts';
+import { createJobRegistry } from '/work/main/src/jobs/registry.ts';
+import { benchLogger } from '/work/main/bench/lib/null-logger.ts';
+const dir = mkdtempSync(path.join(tmpdir(), 'noop-'));
+const store = await openStore(`sqlite:${path.join(dir, 'e.db')}`);
+const N = 10000;
+for (let i = 0; i < N; i += 500) await store.enqueue(Array.from({ length: 500 }, (_, k) => ({ kind: 'remap', payload: { request: { source: { id: `e${i + k}`, type: 'X' }, salesforceRecords: { opportunityId: '0065w000023STAmAAO' } }, flags: { triggerSummary: false, triggerAiSignals: false } }, coalesceKey: `source:X:e${i + k}` })));
+let done = 0; let resolve!: () => void; const finished = new Promise<void>((r) => (resolve = r));
+const registry = createJobRegistry({ remap: async () => ({ kind: 'succeeded', attempt: { startedAt: Date.now(), durationMs: 1, status: 200 } }) });
+const worker = createWorker({ store, registry, logger: benchLogger(), concurrency: 4, retrySchedule: [0], leaseMs: 60000, onJobFinished: () => { if (++done === N) resolve(); } });
+const session = new Session(); session.connect(); await session.post('Profiler.enable'); await session.post('Profiler.start');
+const t = performance.now();
+worker.start();
+await finished;
+const ms = performance.now() - t;
+const { profile } = await session.post('Profiler.stop');
+
+console.log('noop drain jobs/s', (N / ms * 1000).toFixed(0));
+await worker.stop(1000); await store.close();
