@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import type { WalSync } from './wal-sync.ts';
 
 /**
  * Group commit for SQLite (issue 3: "concurrent writers are batched into one transaction so
@@ -7,13 +8,14 @@ import type { DatabaseSync } from 'node:sqlite';
  * failing call rolls back only its own changes and rejects only its own promise. Every promise
  * settles after the COMMIT returned.
  *
- * Durability is per call: a batch holding a durable call (anything a sender is acknowledged for:
- * ingest, enqueue) commits with synchronous=FULL, so it is fsynced before any promise settles, and
- * that fsync covers every earlier commit in the WAL too. A batch of only queue bookkeeping (claims,
- * finishes, leases, tokens) commits with synchronous=NORMAL: it survives a process crash, and a
- * power loss can at worst roll back a claim or an outcome, which re-runs the job — delivery is at
- * least once with the same Idempotency-Key anyway. Skipping that fsync is what keeps the worker
- * from blocking the event loop on the disk for every job.
+ * Durability is per call. A batch holding a durable call (anything a sender is acknowledged for:
+ * ingest, enqueue) is on disk before any of its durable calls settles: with a WAL file, the batch
+ * commits with synchronous=NORMAL and its durable calls settle after an fdatasync of the WAL on the
+ * thread pool (wal-sync.ts), so the event loop keeps serving while the disk works; without one
+ * (`:memory:`), synchronous=FULL. A batch of only queue bookkeeping (claims, finishes, leases,
+ * tokens) is not waited for: it survives a process crash, and a power loss can at worst roll back
+ * a claim or an outcome, which re-runs the job — delivery is at least once with the same
+ * Idempotency-Key anyway.
  */
 
 export interface GroupCommit {
@@ -32,10 +34,12 @@ interface Queued {
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-export function createGroupCommit(db: DatabaseSync): GroupCommit {
+export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCommit {
   let queue: Queued[] = [];
   let scheduled = false;
   let idle: Array<() => void> = [];
+  // Batches committed whose durable calls still wait for their WAL sync.
+  let syncing = 0;
   let synchronous: 'FULL' | 'NORMAL' | undefined;
   // Prepared once: these run for every call and every batch, and exec() would parse them each time.
   const statement = (sql: string) => db.prepare(sql);
@@ -71,7 +75,7 @@ export function createGroupCommit(db: DatabaseSync): GroupCommit {
   };
 
   const commit = (batch: Queued[]): Settled[] => {
-    syncMode(batch.some((item) => item.durable) ? 'FULL' : 'NORMAL');
+    syncMode(walSync === undefined && batch.some((item) => item.durable) ? 'FULL' : 'NORMAL');
     sql.begin.run();
     // A batch of one needs no savepoint: if it fails, the whole transaction is rolled back.
     const isolated = batch.length > 1;
@@ -96,16 +100,33 @@ export function createGroupCommit(db: DatabaseSync): GroupCommit {
       if (db.isTransaction) sql.rollback.run();
       settled = batch.map(() => ({ ok: false, error }));
     }
+    const waitForDisk: Array<() => void> = [];
     batch.forEach((item, index) => {
       const outcome = settled[index];
-      if (outcome?.ok) item.resolve(outcome.value);
-      else item.reject(outcome?.error);
+      if (!outcome?.ok) item.reject(outcome?.error);
+      else if (item.durable && walSync !== undefined) waitForDisk.push(() => item.resolve(outcome.value));
+      else item.resolve(outcome.value);
     });
-    if (queue.length === 0) {
-      const waiting = idle;
-      idle = [];
-      for (const done of waiting) done();
+    if (waitForDisk.length > 0 && walSync !== undefined) {
+      syncing += 1;
+      const durableItems = batch.filter((item, index) => item.durable && settled[index]?.ok);
+      walSync.request().then(
+        () => waitForDisk.forEach((resolve) => resolve()),
+        // Committed but maybe not on disk: the caller must not acknowledge it (the sender retries).
+        (error: unknown) => durableItems.forEach((item) => item.reject(error)),
+      ).finally(() => {
+        syncing -= 1;
+        settleIdle();
+      });
     }
+    settleIdle();
+  };
+
+  const settleIdle = () => {
+    if (queue.length > 0 || syncing > 0) return;
+    const waiting = idle;
+    idle = [];
+    for (const done of waiting) done();
   };
 
   return {
@@ -121,7 +142,7 @@ export function createGroupCommit(db: DatabaseSync): GroupCommit {
       });
     },
     drain() {
-      if (queue.length === 0) return Promise.resolve();
+      if (queue.length === 0 && syncing === 0) return Promise.resolve();
       return new Promise<void>((resolve) => idle.push(resolve));
     },
   };

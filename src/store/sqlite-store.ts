@@ -7,6 +7,7 @@ import { createJobsNotifier } from './jobs-notifier.ts';
 import { attemptFromRow, bucketFromRow, eventFromRow, jobFromRow } from './row-mappers.ts';
 import { SQL } from './sql.ts';
 import { createGroupCommit } from './sqlite-group-commit.ts';
+import { createWalSync } from './wal-sync.ts';
 import { claimJobs, enqueueJobs, finishJob, ingestMessage } from './sqlite-jobs.ts';
 import { migrateSqlite } from './sqlite-migrate.ts';
 import { createQueries, type Param } from './sqlite-queries.ts';
@@ -22,9 +23,8 @@ const BUSY_TIMEOUT_MS = 5000;
 export async function openSqliteStore(location: string, logger: Logger): Promise<Store> {
   if (location !== ':memory:') mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
   const db = new DatabaseSync(location, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
-  // WAL lets reads run beside the writer. synchronous=FULL fsyncs a commit, so an ingested message
-  // is on disk before the sender is acknowledged (issue 3); the group commit relaxes it only for
-  // batches of pure queue bookkeeping (sqlite-group-commit.ts says why that is safe).
+  // WAL lets reads run beside the writer. An ingested message is on disk (the WAL fsynced) before
+  // the sender is acknowledged (issue 3); sqlite-group-commit.ts and wal-sync.ts say how.
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA wal_autocheckpoint = 10000');
   db.exec('PRAGMA synchronous = FULL');
@@ -33,7 +33,8 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
   migrateSqlite(db);
 
   const q = createQueries(db);
-  const batches = createGroupCommit(db);
+  const walSync = location === ':memory:' ? undefined : createWalSync(`${location}-wal`);
+  const batches = createGroupCommit(db, walSync);
   const notifier = createJobsNotifier(logger);
   let closed = false;
 
@@ -65,6 +66,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
       if (closed) return;
       closed = true;
       await batches.drain();
+      await walSync?.close();
       db.close();
     },
 

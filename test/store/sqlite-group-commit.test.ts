@@ -99,4 +99,46 @@ describe('sqlite group commit', () => {
     expect(durableByDefault).toEqual([2]);
     expect(committedRows()).toEqual([0, 0, 1, 1]);
   });
+
+  it('when a WAL sync is given, then durable calls settle only after it and bookkeeping calls at once, all without synchronous=FULL', async () => {
+    let finishSync!: () => void;
+    const requests: number[] = [];
+    const walSync = {
+      request: () => {
+        requests.push(requests.length);
+        return new Promise<void>((resolve) => (finishSync = resolve));
+      },
+      close: async () => {},
+    };
+    const batches = createGroupCommit(writer, walSync);
+    const settled: string[] = [];
+
+    const durable = batches.run(() => insert(1)).then(() => settled.push('durable'));
+    const bookkeeping = batches.run(() => writer.prepare('PRAGMA synchronous').get()?.synchronous, { durable: false }).then((mode) => {
+      settled.push('bookkeeping');
+      return mode;
+    });
+    const mode = await bookkeeping;
+    const drained = batches.drain().then(() => settled.push('drained'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(mode).toBe(1);
+    expect(settled).toEqual(['bookkeeping']);
+    expect(committedRows()).toEqual([1]);
+    finishSync();
+    await Promise.all([durable, drained]);
+    expect(settled).toEqual(['bookkeeping', 'durable', 'drained']);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('when the WAL sync fails, then the durable calls of that batch reject, so nothing is acknowledged', async () => {
+    const batches = createGroupCommit(writer, { request: () => Promise.reject(new Error('EIO')), close: async () => {} });
+
+    const outcome = await batches.run(() => insert(7)).then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+
+    expect(outcome).toBe('EIO');
+  });
 });

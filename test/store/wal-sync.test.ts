@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWalSync } from '../../src/store/wal-sync.ts';
+
+describe('createWalSync', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when many requests arrive while a sync is in flight, then they share the next sync and all resolve', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wal-sync-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'db-wal');
+    writeFileSync(file, 'frames');
+    const sync = createWalSync(file);
+
+    const first = sync.request();
+    const later = Array.from({ length: 10 }, () => sync.request());
+
+    await expect(Promise.all([first, ...later])).resolves.toHaveLength(11);
+    // The ten that came during the first sync were handed one promise: one more fsync, not ten.
+    expect(new Set(later).size).toBe(1);
+    expect(later[0]).not.toBe(first);
+    await sync.close();
+  });
+
+  it('when the WAL file does not exist, then the request rejects instead of pretending the data is on disk', async () => {
+    const sync = createWalSync(path.join(tmpdir(), 'no-such-dir-for-wal-sync', 'db-wal'));
+
+    await expect(sync.request()).rejects.toThrow(/ENOENT/);
+    await sync.close();
+  });
+});
