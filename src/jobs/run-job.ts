@@ -118,13 +118,15 @@ function defaultAttempt(result: HandlerResult, startedAt: number, now: number): 
 
 function logFinished(logger: Logger, event: JobFinishedEvent, outcome: JobOutcome): void {
   // Ids, states and timings only: payloads never reach info level (style.md).
-  const { jobId: _jobId, kind: _kind, recorded, attempt: _attempt, ...fields } = event;
+  const { jobId: _jobId, kind: _kind, recorded, attempt, ...fields } = event;
+  // The upstream's answer belongs on the job's one line: status and request id, when there was a call.
+  const upstream = { ...(attempt?.status === undefined ? {} : { status: attempt.status }), ...(attempt?.upstreamRequestId ? { upstreamRequestId: attempt.upstreamRequestId } : {}) };
   if (!recorded) {
-    logger.warn('job lease lost before its outcome was stored', fields);
+    logger.warn('job lease lost before its outcome was stored', { ...fields, ...upstream });
     return;
   }
   const why = 'reason' in outcome ? { reason: outcome.reason } : 'error' in outcome ? { error: outcome.error } : {};
-  logger.log(outcome.state === 'dead' ? 'warn' : 'info', 'job finished', { ...fields, ...why });
+  logger.log(outcome.state === 'dead' ? 'warn' : 'info', 'job finished', { ...fields, ...upstream, ...why });
 }
 
 export function messageOf(error: unknown): string {

@@ -86,7 +86,8 @@ function canonicalJson(value: unknown): string {
 
 function logCall(logger: Logger, kind: string, job: Job, result: MomentumCallResult): void {
   const meta = { jobId: job.id, attempts: job.attempts, outcome: result.kind, ms: result.durationMs };
-  if (result.kind === 'success') logger.info(`${kind} forwarded`, { ...meta, status: result.status, upstreamRequestId: result.requestId });
+  // The worker's 'job finished' line carries status and upstream request id at info: one line per job.
+  if (result.kind === 'success') logger.debug(`${kind} forwarded`, { ...meta, status: result.status, upstreamRequestId: result.requestId });
   else if (result.kind === 'network' || result.kind === 'timeout' || result.kind === 'aborted') logger.warn(`${kind} failed`, { ...meta, error: result.message });
   else logger.warn(`${kind} failed`, { ...meta, status: result.status, excerpt: result.excerpt, upstreamRequestId: result.requestId });
 }

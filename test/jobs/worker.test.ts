@@ -53,7 +53,7 @@ describe('createWorker', () => {
     expect(await store.getJob(job!.id)).toMatchObject({ attempts: 1, leaseOwner: null });
     expect(finished).toEqual([expect.objectContaining({ jobId: job!.id, kind: 'post', state: 'succeeded', attempts: 1, recorded: true })]);
     const line = lines().find((entry) => entry.message === 'job finished');
-    expect(line).toMatchObject({ level: 'info', jobId: job!.id, kind: 'post', state: 'succeeded', attempts: 1, ms: expect.any(Number) });
+    expect(line).toMatchObject({ level: 'info', jobId: job!.id, kind: 'post', state: 'succeeded', attempts: 1, status: 200, ms: expect.any(Number) });
     expect(JSON.stringify(lines())).not.toContain('payload-only');
   });
 

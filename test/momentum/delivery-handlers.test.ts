@@ -61,7 +61,7 @@ describe('createRemapHandler', () => {
     expect(fake.requests[0]).toMatchObject({ path: '/v1/meeting/remap', query: { triggerSummary: 'true' }, body: payload.request });
     expect(fake.requests[0]!.headers['idempotency-key']).toBe('7');
     expect(limiter.taken).toEqual([RATE_KEY]);
-    expect(lines.find((line) => line.message === 'remap forwarded')).toMatchObject({ jobId: 7, status: 200, upstreamRequestId: 'req-42' });
+    expect(lines.find((line) => line.message === 'remap forwarded')).toMatchObject({ level: 'debug', jobId: 7, status: 200, upstreamRequestId: 'req-42' });
     expect(JSON.stringify(lines)).not.toContain('k-123456');
   });
 
