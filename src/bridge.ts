@@ -20,12 +20,20 @@ export interface RunningBridge {
   stop: () => Promise<void>;
 }
 
+/**
+ * The store the config names, wrapped so every enqueued job is counted, with this bridge's own
+ * metrics registry (its queue gauges read the store at scrape time). Benchmarks use it too, so
+ * they measure the store exactly as the bridge runs it.
+ */
+export async function openInstrumentedStore(config: Config, logger: Logger, options: { schema?: string } = {}) {
+  const opened = await openStore(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, logger, ...options });
+  const telemetry = createPrometheusMetrics({ store: opened, logger });
+  return { store: countEnqueuedJobs(opened, telemetry.metrics), telemetry };
+}
+
 /** Opens every resource the config names, starts the worker, wires the app and listens. */
 export async function startBridge(config: Config, logger: Logger): Promise<RunningBridge> {
-  const opened = await openStore(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, logger });
-  // One registry per bridge; the queue gauges read the store at scrape time.
-  const telemetry = createPrometheusMetrics({ store: opened, logger });
-  const store = countEnqueuedJobs(opened, telemetry.metrics);
+  const { store, telemetry } = await openInstrumentedStore(config, logger);
   const runtime = await createDeliveryRuntime(config, store, logger, telemetry.metrics).catch(async (error: unknown) => {
     await store.close();
     throw error;

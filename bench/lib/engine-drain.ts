@@ -1,10 +1,8 @@
+import { openInstrumentedStore } from '../../src/bridge.ts';
 import { parseConfig } from '../../src/config.ts';
 import { createDeliveryRuntime } from '../../src/delivery-runtime.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import type { Logger } from '../../src/logger.ts';
-import { countEnqueuedJobs } from '../../src/metrics/count-enqueued.ts';
-import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
-import { openStore } from '../../src/store/open-store.ts';
 import { remapJobBatches } from './remap-jobs.ts';
 
 export interface DrainOptions {
@@ -47,9 +45,7 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
     MOMENTUM_RATE_LIMIT: 'off',
     WORKER_CONCURRENCY: String(options.concurrency),
   });
-  const opened = await openStore(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, logger, ...(options.schema ? { schema: options.schema } : {}) });
-  const telemetry = createPrometheusMetrics({ store: opened, logger });
-  const store = countEnqueuedJobs(opened, telemetry.metrics);
+  const { store, telemetry } = await openInstrumentedStore(config, logger, options.schema ? { schema: options.schema } : {});
   const runtime = await createDeliveryRuntime(config, store, logger, telemetry.metrics);
   try {
     for (const batch of remapJobBatches(0, jobs, 1000)) await store.enqueue(batch);
@@ -66,7 +62,7 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
       logger,
       concurrency: config.WORKER_CONCURRENCY,
       retrySchedule: config.RETRY_SCHEDULE,
-      leaseMs: config.MOMENTUM_TIMEOUT_MS + 30_000,
+      leaseMs: config.WORKER_LEASE_MS,
       onJobFinished: (event) => {
         telemetry.metrics.jobFinished(event);
         if (!FINAL.has(event.state)) return void (requeued += 1);

@@ -4,13 +4,11 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { OUTBOUND_MESSAGE_PATH } from '../../routes/salesforce.ts';
 import { createApp } from '../../src/app.ts';
+import { openInstrumentedStore } from '../../src/bridge.ts';
 import { parseConfig } from '../../src/config.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE } from '../../src/ingest/soap-replies.ts';
 import { createHttpServer } from '../../src/http/http-server.ts';
 import { createLogger } from '../../src/logger.ts';
-import { countEnqueuedJobs } from '../../src/metrics/count-enqueued.ts';
-import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
-import { openStore } from '../../src/store/open-store.ts';
 import { serveChild } from './child.ts';
 import { ORG_ID } from '../../test/ingest/outbound-message-builder.ts';
 
@@ -63,9 +61,7 @@ async function bridge(databaseFile: string): Promise<{ server: Server; close: ()
   });
   const logger = createLogger({ level: config.LOG_LEVEL });
   // The same HTTP wiring as startBridge (src/bridge.ts), minus the worker.
-  const opened = await openStore(config.DATABASE_URL, { logger });
-  const telemetry = createPrometheusMetrics({ store: opened, logger });
-  const store = countEnqueuedJobs(opened, telemetry.metrics);
+  const { store, telemetry } = await openInstrumentedStore(config, logger);
   const app = createApp({ config, logger, store, metrics: telemetry, readiness: [{ name: 'store', check: () => store.ping() }] });
   const server = createHttpServer(app, config);
   return { server, close: () => store.close() };
