@@ -1,7 +1,6 @@
 import { createHash, randomUUID, verify } from 'node:crypto';
-import { once } from 'node:events';
+import { listenOnLoopback } from './listen-on-loopback.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 /**
  * A fake Google on loopback: the OAuth token endpoint (checks the service account's RS256 JWT
@@ -216,9 +215,7 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
   return {
     async start() {
       server = createServer((req, res) => void onRequest(req, res));
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      url = await listenOnLoopback(server);
       return url;
     },
     get url() {

@@ -1,6 +1,5 @@
-import { once } from 'node:events';
+import { listenOnLoopback } from './listen-on-loopback.ts';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 /**
  * A fake Momentum on loopback: records every request and answers as scripted, so tests see
@@ -99,9 +98,7 @@ export function createFakeMomentum(): FakeMomentum {
   return {
     async start() {
       server = createServer((req, res) => void onRequest(req, res));
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      url = await listenOnLoopback(server);
       return url;
     },
     get url() {

@@ -1,7 +1,7 @@
 import { randomUUID, verify, type KeyObject } from 'node:crypto';
+import { listenOnLoopback } from './listen-on-loopback.ts';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 /**
  * A loopback Salesforce for the jsforce tests: the OAuth 2.0 token endpoint (JWT bearer grant,
@@ -150,9 +150,7 @@ export async function startFakeSalesforce(options: FakeSalesforceOptions): Promi
       }
     })();
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = await listenOnLoopback(server);
 
   return {
     url,
