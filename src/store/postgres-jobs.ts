@@ -95,9 +95,9 @@ export async function claimJobs(client: Client, options: ClaimOptions & { now: n
 export async function finishJob(client: Client, finish: FinishJob, now: number): Promise<{ finished: boolean; wake: boolean }> {
   const requeues = finish.outcome.state === 'retry' || finish.outcome.state === 'deferred';
   // Going back to pending may meet a concurrent enqueue of the same key: take its lock too.
-  const ownKey = requeues ? ((await rows(client, PG.jobKey, [finish.jobId]))[0]?.coalesce_key ?? null) : null;
+  const ownKey = requeues ? ((await rows(client, SQL.jobKey, [finish.jobId]))[0]?.coalesce_key ?? null) : null;
   await lockKeys(client, keysOf(finish.enqueue ?? [], [ownKey as string | null]));
-  const [row] = await rows(client, SQL.finish, [finish.jobId, finish.leaseOwner, ...finishParams(finish.outcome, finish.attempt !== undefined), now]);
+  const [row] = await rows(client, PG.finish, [finish.jobId, finish.leaseOwner, ...finishParams(finish.outcome, finish.attempt !== undefined), now]);
   if (row === undefined) return { finished: false, wake: false };
   if (finish.attempt) await client.query(SQL.insertAttempt, [finish.jobId, ...attemptParams(finish.attempt)]);
   if (finish.enqueue?.length) await enqueueJobs(client, finish.enqueue, now);

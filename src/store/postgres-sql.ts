@@ -19,6 +19,7 @@ export const PG = {
 
   claimExpired: `${SQL.claimExpired} FOR UPDATE OF j SKIP LOCKED`,
   claimPending: `${SQL.claimPending} FOR UPDATE OF j SKIP LOCKED`,
+  finish: `${SQL.finish} RETURNING coalesce_key`,
   markClaimed: `UPDATE jobs SET state = 'running', lease_owner = $2, lease_until = $3, updated_at = $4
     WHERE id = ANY(CAST($1 AS BIGINT[])) RETURNING *`,
 
@@ -38,7 +39,6 @@ export const PG = {
       AS t(id, kind, payload, key, state, run_at, event_id, superseded_by, replay_of)
     RETURNING *`,
 
-  jobKey: `SELECT coalesce_key FROM jobs WHERE id = $1`,
   runningKeysOf: `SELECT DISTINCT coalesce_key FROM jobs WHERE state = 'running' AND lease_owner = $1 AND coalesce_key IS NOT NULL`,
   extendLeases: `UPDATE jobs SET lease_until = $3, updated_at = $4 WHERE id = ANY(CAST($1 AS BIGINT[])) AND state = 'running' AND lease_owner = $2`,
 

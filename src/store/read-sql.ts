@@ -1,5 +1,6 @@
 import type { Dialect } from './migrations.ts';
 import type { Row } from './row-mappers.ts';
+import { limitParam } from './sql.ts';
 import type { EventListQuery, JobFilter, JobListQuery, JobState, StoreStats } from './types.ts';
 
 /**
@@ -92,7 +93,7 @@ export function jobListQuery(query: JobListQuery, dialect: Dialect): BuiltQuery 
     conditions.push(`(j.created_at, j.id) ${newest ? '<' : '>'} (CAST(${add(query.after.at)} AS BIGINT), CAST(${add(query.after.id)} AS BIGINT))`);
   }
   const direction = newest ? 'DESC' : 'ASC';
-  const sql = `SELECT j.* FROM jobs j${whereClause(conditions)} ORDER BY j.created_at ${direction}, j.id ${direction} LIMIT ${add(query.limit)}`;
+  const sql = `SELECT j.* FROM jobs j${whereClause(conditions)} ORDER BY j.created_at ${direction}, j.id ${direction} ${limitParam(add(query.limit))}`;
   return { sql, params };
 }
 
@@ -112,6 +113,6 @@ export function eventListQuery(query: EventListQuery): BuiltQuery {
   if (query.after !== undefined) {
     where.push(`(e.received_at, e.id) < (CAST(${add(query.after.at)} AS BIGINT), CAST(${add(query.after.id)} AS BIGINT))`);
   }
-  const sql = `SELECT e.* FROM inbound_events e${whereClause(where)} ORDER BY e.received_at DESC, e.id DESC LIMIT ${add(query.limit)}`;
+  const sql = `SELECT e.* FROM inbound_events e${whereClause(where)} ORDER BY e.received_at DESC, e.id DESC ${limitParam(add(query.limit))}`;
   return { sql, params };
 }

@@ -36,7 +36,9 @@ export function enqueueJobs(q: SqliteQueries, jobs: readonly NewJob[], now: numb
   for (const job of jobs) {
     const key = job.coalesceKey ?? null;
     // The unique pending index allows one pending job per key: the old one steps aside first.
-    const replaced = key === null ? [] : q.all(SQL.supersedePending, key, now).map((row) => Number(row.id));
+    const pending = key === null ? undefined : q.get(SQL.pendingOfKey, key);
+    const replaced = pending === undefined ? [] : [Number(pending.id)];
+    for (const oldId of replaced) q.run(SQL.supersede, oldId, now);
     const id = Number(q.insert(SQL.insertJob, job.kind, toJson(job.payload), key, job.runAt ?? now, now, job.eventId ?? null, job.replayOf ?? null));
     for (const oldId of replaced) {
       q.run(SQL.setSupersededBy, oldId, id);
@@ -74,18 +76,19 @@ export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: numbe
   if (limit <= 0) return [];
   const candidates = [...q.all(SQL.claimExpired, now, limit), ...q.all(SQL.claimPending, now, limit)].map(candidate);
   return pickClaimable(candidates, limit).flatMap((picked) => {
-    const row = q.get(SQL.markClaimed, picked.id, owner, now + leaseMs, now);
+    if (q.run(SQL.markClaimed, picked.id, owner, now + leaseMs, now) === 0) return [];
+    const row = q.get(SQL.getJob, picked.id);
     return row === undefined ? [] : [jobFromRow(row)];
   });
 }
 
 export function finishJob(q: SqliteQueries, finish: FinishJob, now: number): { finished: boolean; wake: boolean } {
   const params = finishParams(finish.outcome, finish.attempt !== undefined);
-  const row = q.get(SQL.finish, finish.jobId, finish.leaseOwner, ...params, now);
   // Lease lost (expired and claimed by another worker, or released): change nothing.
-  if (row === undefined) return { finished: false, wake: false };
+  if (q.run(SQL.finish, finish.jobId, finish.leaseOwner, ...params, now) === 0) return { finished: false, wake: false };
+  const row = q.get(SQL.jobKey, finish.jobId);
   if (finish.attempt) q.run(SQL.insertAttempt, finish.jobId, ...attemptParams(finish.attempt));
   if (finish.enqueue?.length) enqueueJobs(q, finish.enqueue, now);
   if (finish.eventUpdate) q.run(SQL.updateEvent, finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null);
-  return { finished: true, wake: finishWakes(finish, row.coalesce_key == null ? null : String(row.coalesce_key)) };
+  return { finished: true, wake: finishWakes(finish, row?.coalesce_key == null ? null : String(row.coalesce_key)) };
 }
