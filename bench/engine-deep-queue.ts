@@ -8,6 +8,7 @@ import { createWorker } from '../src/jobs/worker.ts';
 import { openStore } from '../src/store/open-store.ts';
 import type { Store } from '../src/store/types.ts';
 import { benchLogger } from './lib/null-logger.ts';
+import { PRODUCTION_NODE_FLAGS } from './lib/production-node-flags.ts';
 import { remapJobBatches } from './lib/remap-jobs.ts';
 import { peakRss, startRssSampler } from './lib/rss-sampler.ts';
 import { distribution, type Distribution, mb, perSecond } from './lib/stats.ts';
@@ -131,7 +132,7 @@ async function phase<T>(args: string[]): Promise<T> {
   const child = fork(import.meta.filename, args, {
     env: { PATH: process.env.PATH ?? '', ...pick(process.env, ['BENCH_DEEP_BATCH', 'BENCH_DEEP_WORKER_JOBS']) },
     // gc() is only called after a phase's peak has been read (see fill).
-    execArgv: ['--expose-gc'],
+    execArgv: ['--expose-gc', ...PRODUCTION_NODE_FLAGS],
   });
   const [message] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(([code]) => Promise.reject(new Error(`deep-queue ${args[0]} exited with ${String(code)}`)))])) as [{ result: T }];
   await once(child, 'exit');

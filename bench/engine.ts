@@ -5,6 +5,7 @@ import { undiciCeiling } from './lib/ceiling.ts';
 import { startChild } from './lib/child.ts';
 import { drainRemaps } from './lib/engine-drain.ts';
 import { benchLogger } from './lib/null-logger.ts';
+import { PRODUCTION_NODE_FLAGS } from './lib/production-node-flags.ts';
 import { benchSchema, dropSchema, postgresUnavailable, postgresUrl } from './lib/pg-schema.ts';
 import { type BenchResult, machine, renderMarkdown, type TargetRow, targetRow, writeResult } from './lib/report.ts';
 import { perSecond, round } from './lib/stats.ts';
@@ -156,7 +157,7 @@ export async function runEngineBench(): Promise<BenchResult> {
   );
   if (deep) {
     notes.push(
-      `Deep queue: SQLite file store, enqueue in batches of ${deep.batch.toLocaleString('en-US')} jobs (one transaction each). Each phase (fill, claim) runs in its own process, so each peak RSS is the kernel's high-water mark for that phase; "claiming" is a fresh process on the filled file (a bridge restarted with a backlog): ${CLAIM_NOTE}.`,
+      `Deep queue: every process runs node with the deployment's heap flags (${PRODUCTION_NODE_FLAGS.join(' ')}, as deploy/Dockerfile starts the bridge for its 512Mi limit); with V8's defaults on this 24 GB machine the heap limit is 4 GB and the young generation alone grows past 100 MB during a fast enqueue. SQLite file store, enqueue in batches of ${deep.batch.toLocaleString('en-US')} jobs (one transaction each). Each phase (fill, claim) runs in its own process, so each peak RSS is the kernel's high-water mark for that phase; "claiming" is a fresh process on the filled file (a bridge restarted with a backlog): ${CLAIM_NOTE}.`,
     );
   }
   const failedRows = rows.filter((row) => row.received !== JOBS || row.succeeded !== JOBS);

@@ -35,6 +35,8 @@ interface Round {
   /** bridge only: notifications stored in the measured window minus those acknowledged (never < 0). */
   storedMinusAcked?: number;
   serverMaxRssMb: number;
+  /** The server process's CPU time (all threads) per acknowledged message. */
+  cpuMicrosPerMessage: number;
 }
 
 interface Summary {
@@ -50,6 +52,7 @@ interface Summary {
   failed: number;
   lostAcks: number;
   serverMaxRssMb: number;
+  cpuMicrosPerMessage: number;
 }
 
 const script = path.join(import.meta.dirname, 'lib/ingest-server.ts');
@@ -87,13 +90,16 @@ async function measure(server: ServerKind, notifications: number): Promise<Round
   try {
     const nextMessage = createMessageFactory(notifications);
     const warmup = WARMUP_SECONDS > 0 ? await load(child.url, WARMUP_SECONDS, nextMessage) : undefined;
+    const cpuBefore = Number((await child.ask({ type: 'cpu' }, 'cpu:reply')).cpuMicros);
     const result = await load(child.url, SECONDS, nextMessage);
+    const cpuMicros = Number((await child.ask({ type: 'cpu' }, 'cpu:reply')).cpuMicros) - cpuBefore;
     const stopped = await child.stop();
     const acked = result['2xx'];
     // Requests cut off when the clock stopped may be stored but unacked: stored ≥ acked, never less.
     const storedMinusAcked = server === 'bridge' ? storedNotifications(databaseFile) - ((warmup?.['2xx'] ?? 0) + acked) * notifications : undefined;
     return {
       messagesPerSecond: acked / result.duration,
+      cpuMicrosPerMessage: acked > 0 ? cpuMicros / acked : 0,
       p50: result.latency.p50,
       p99: result.latency.p99,
       acked,
@@ -123,6 +129,7 @@ function summarise(server: ServerKind, notifications: number, rounds: Round[]): 
     failed: rounds.reduce((sum, r) => sum + r.failed, 0),
     lostAcks: rounds.reduce((sum, r) => sum + Math.max(0, -(r.storedMinusAcked ?? 0)), 0),
     serverMaxRssMb: Math.max(...rounds.map((r) => r.serverMaxRssMb)),
+    cpuMicrosPerMessage: median(rounds.map((r) => r.cpuMicrosPerMessage)),
   };
 }
 
@@ -135,7 +142,7 @@ export async function runIngestBench(): Promise<BenchResult> {
     for (let round_ = 1; round_ <= ROUNDS; round_++) {
       for (const server of SERVERS) {
         const run = await measure(server, notifications);
-        console.log(`ingest ×${notifications} round ${round_} ${server}: ${round(run.messagesPerSecond)} msg/s, p50 ${run.p50} ms, p99 ${run.p99} ms`);
+        console.log(`ingest ×${notifications} round ${round_} ${server}: ${round(run.messagesPerSecond)} msg/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${round(run.cpuMicrosPerMessage)} µs CPU/msg`);
         rounds.get(server)?.push(run);
       }
     }
@@ -205,7 +212,7 @@ export async function runIngestBench(): Promise<BenchResult> {
     tables: [
       {
         title: `Ingest at ${CONNECTIONS} connections (medians of ${ROUNDS} rounds)`,
-        columns: ['Server', 'Notifications/message', 'Messages/s', 'min–max msg/s', 'Notifications/s', 'p50 ms', 'p99 ms', 'Acked', 'Non-2xx/errors', 'Server peak RSS MB'],
+        columns: ['Server', 'Notifications/message', 'Messages/s', 'min–max msg/s', 'Notifications/s', 'p50 ms', 'p99 ms', 'Server CPU µs/msg', 'Acked', 'Non-2xx/errors', 'Server peak RSS MB'],
         rows: summaries.map((s) => [
           s.server,
           s.notifications,
@@ -214,6 +221,7 @@ export async function runIngestBench(): Promise<BenchResult> {
           s.notificationsPerSecond,
           s.p50,
           s.p99,
+          s.cpuMicrosPerMessage,
           s.acked,
           s.failed,
           s.serverMaxRssMb,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ export async function startBridgeProcess(env: Record<string, string>, timeoutMs 
   const cwd = mkdtempSync(path.join(tmpdir(), 'bench-bridge-'));
   // BENCH_CPU_PROF=<dir>: the bridge writes a V8 CPU profile there when it exits.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, serverEntry], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, ...profile, serverEntry], {
     cwd,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

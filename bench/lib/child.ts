@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
+import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
 
 /**
  * Runs a server under test in its own process, so it has a core to itself while the load
@@ -26,7 +27,7 @@ export async function startChild(script: string, args: string[], env: Record<str
   const child = fork(script, args, {
     env: { PATH: process.env.PATH ?? '', ...env },
     // BENCH_CPU_PROF=<dir>: each server under test writes a V8 CPU profile there (open it in Chrome DevTools).
-    execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    execArgv: [...PRODUCTION_NODE_FLAGS, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     // The servers' own logs are not the measurement: they go nowhere, as they would to a log shipper.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

@@ -84,4 +84,10 @@ serveChild(url, async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await closeResources();
   return { maxRssBytes: process.resourceUsage().maxRSS * 1024 };
+}, {
+  // CPU time so far (user + system, all threads), read before and after the measured load.
+  cpu: async () => {
+    const { user, system } = process.cpuUsage();
+    return { cpuMicros: user + system };
+  },
 });

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { PRODUCTION_NODE_FLAGS } from '../../bench/lib/production-node-flags.ts';
 import { createMessageFactory, subjectOf } from '../../bench/lib/outbound-messages.ts';
 import { END_MARKER, replaceReadmeBlock, START_MARKER } from '../../bench/lib/readme-block.ts';
 import { targetRow } from '../../bench/lib/report.ts';
@@ -79,5 +81,16 @@ describe('bench targetRow', () => {
     const row = targetRow({ metric: 'p50', measured: Number.NaN, unit: 'ms', target: '< 10 ms', pass: () => true });
 
     expect(row.pass).toBe(false);
+  });
+});
+
+describe('bench npm scripts', () => {
+  it('when a benchmark is started with npm run, then node runs with the heap flags the deployment uses', () => {
+    const scripts: Record<string, string> = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts;
+
+    const benchScripts = Object.entries(scripts).filter(([name]) => name === 'bench' || name.startsWith('bench:'));
+
+    expect(benchScripts.length).toBeGreaterThanOrEqual(4);
+    for (const [name, command] of benchScripts) expect(command, name).toMatch(new RegExp(`^node ${PRODUCTION_NODE_FLAGS.join(' ')} bench/`));
   });
 });

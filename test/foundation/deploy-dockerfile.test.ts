@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PRODUCTION_NODE_FLAGS } from '../../bench/lib/production-node-flags.ts';
 import { settingNames } from '../../src/config.ts';
 import { deployDir, dockerfileInstructions, repoRoot } from '../support/deploy-files.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
@@ -49,7 +50,7 @@ describe('deploy/Dockerfile', () => {
     expect(exposed).toEqual([finalEnv.get('PORT')]);
   });
 
-  it('when stopped, then it gets SIGTERM and it starts node src/server.ts, which exists', () => {
+  it('when stopped, then it gets SIGTERM and it starts node src/server.ts, which exists, with the heap limit the benchmarks use', () => {
     // Arrange
     const cmd: string[] = JSON.parse(finalStage.find((item) => item.instruction === 'CMD')?.args ?? '[]');
 
@@ -58,8 +59,8 @@ describe('deploy/Dockerfile', () => {
 
     // Assert
     expect(stopSignal).toEqual(['SIGTERM']);
-    expect(cmd).toEqual(['node', 'src/server.ts']);
-    expect(existsSync(path.join(repoRoot, cmd[1]!))).toBe(true);
+    expect(cmd).toEqual(['node', ...PRODUCTION_NODE_FLAGS, 'src/server.ts']);
+    expect(existsSync(path.join(repoRoot, cmd.at(-1)!))).toBe(true);
   });
 
   it('when it copies files from the context, then they exist and Dockerfile.dockerignore lets them through', () => {
