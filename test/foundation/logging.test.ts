@@ -108,3 +108,25 @@ describe('secret redaction', () => {
     expect(logs.lines()[0]).toMatchObject({ message: 'login with [redacted]', detail: 'key=[redacted]', error: { message: 'upstream refused [redacted]' } });
   });
 });
+
+describe('log levels', () => {
+  it('when a line is below LOG_LEVEL, then it is dropped before any format serialises it, and it is written once the level allows it', async () => {
+    // Arrange: a value that counts how often it is serialised.
+    let serialised = 0;
+    const probe = { toJSON: () => (serialised += 1, 'probe') };
+    const quiet = captureLogs({ level: 'info' });
+    const verbose = captureLogs({ level: 'debug' });
+
+    // Act
+    quiet.logger.debug('remap forwarded', { probe });
+    quiet.logger.child({ jobId: 1 }).debug('remap forwarded', { probe });
+    const droppedSerialisations = serialised;
+    verbose.logger.child({ jobId: 2 }).debug('remap forwarded', { probe });
+
+    // Assert
+    expect(droppedSerialisations).toBe(0);
+    expect(quiet.lines()).toEqual([]);
+    expect(await verbose.waitForLine((line) => line.message === 'remap forwarded')).toMatchObject({ level: 'debug', jobId: 2, probe: 'probe' });
+    expect(serialised).toBe(1);
+  });
+});
