@@ -37,12 +37,12 @@ export function enqueueJobs(q: SqliteQueries, jobs: readonly NewJob[], now: numb
     const key = job.coalesceKey ?? null;
     // The unique pending index allows one pending job per key: the old one steps aside first.
     const pending = key === null ? undefined : q.get(SQL.pendingOfKey, key);
-    const replaced = pending === undefined ? [] : [Number(pending.id)];
-    for (const oldId of replaced) q.run(SQL.supersede, oldId, now);
+    const replacedId = pending === undefined ? undefined : Number(pending.id);
+    if (replacedId !== undefined) q.run(SQL.supersede, replacedId, now);
     const id = Number(q.insert(SQL.insertJob, job.kind, toJson(job.payload), key, job.runAt ?? now, now, job.eventId ?? null, job.replayOf ?? null));
-    for (const oldId of replaced) {
-      q.run(SQL.setSupersededBy, oldId, id);
-      const earlier = created.get(oldId);
+    if (replacedId !== undefined) {
+      q.run(SQL.setSupersededBy, replacedId, id);
+      const earlier = created.get(replacedId);
       if (earlier) Object.assign(earlier, { state: 'superseded', supersededBy: id });
     }
     created.set(id, newJob(id, job, now));
