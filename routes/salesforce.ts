@@ -23,7 +23,9 @@ export interface SalesforceRouterDeps {
 
 // Salesforce posts SOAP 1.1 as text/xml; application/soap+xml is accepted for SOAP 1.2-minded senders.
 const XML_TYPES = new Set(['text/xml', 'application/soap+xml']);
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a byte-order mark in the text: the XML parser accepts one in front of the
+// document and refuses anything else, so two BOMs are not silently cut down to a well-formed one.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Content type and charset first, so a JSON or form post is refused before its body is read. */
 const requireXml: RequestHandler = (req, _res, next) => {

@@ -114,6 +114,15 @@ describe('POST /salesforce/outbound-message (refusals)', () => {
     await expectRefused(harness, response, { status: 400, faultcode: 'soapenv:Client', faultstring: 'body is not valid UTF-8' });
   });
 
+  it('when the body starts with two byte-order marks, then 400: the second one is text before the root element', async () => {
+    harness = await startHarness();
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+
+    const response = await harness.post(Buffer.concat([bom, bom, Buffer.from(valid(), 'utf8')]));
+
+    await expectRefused(harness, response, { status: 400, faultcode: 'soapenv:Client', faultstring: /^XML is not well-formed at line 1, column \d+: text data outside of root node$/ });
+  });
+
   it('when the body is 3 MB, then 413 naming the limit', async () => {
     harness = await startHarness();
     const padding = `<!-- ${'x'.repeat(3 * 1024 * 1024)} -->`;

@@ -123,6 +123,15 @@ describe('POST /salesforce/outbound-message', () => {
     expect(storedRawPayloads(harness.file)).toEqual([xml]);
   });
 
+  it('when the body starts with a UTF-8 byte-order mark, then the message is acked and stored', async () => {
+    harness = await startHarness();
+    const xml = outboundMessage({ notifications: [eventNotification(1)] });
+
+    expectAck(await harness.post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(xml, 'utf8')])));
+
+    expect(await storedEvents(harness)).toHaveLength(1);
+  });
+
   it('when the record was deleted (no fields), then the notification is stored with empty fields', async () => {
     harness = await startHarness();
 
