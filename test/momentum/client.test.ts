@@ -194,6 +194,16 @@ describe('createMomentumClient', () => {
     expect((await pending).kind).toBe('aborted');
   });
 
+  it('when the caller has already aborted, then nothing is sent and the result is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+
+    const result = await client.remap(request, noFlags, { idempotencyKey: '1', signal: controller.signal });
+
+    expect(result.kind).toBe('aborted');
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('when several calls are made, then they reuse kept-alive connections', async () => {
     for (let index = 0; index < 6; index += 1) await client.remap(request, noFlags, { idempotencyKey: String(index) });
 
