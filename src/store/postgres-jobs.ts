@@ -105,6 +105,18 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   return { finished: true, wake: finishWakes(finish, row.coalesce_key == null ? null : String(row.coalesce_key)) };
 }
 
+/** Outcomes that end the job and write nothing but their attempt: PG.finishFinal stores them in one statement. */
+export function isPlainFinal(finish: FinishJob): boolean {
+  const { state } = finish.outcome;
+  return state !== 'retry' && state !== 'deferred' && !finish.enqueue?.length && finish.eventUpdate === undefined;
+}
+
+/** PG.finishFinal's parameters: SQL.finish's, the attempt's, and the NOTIFY to send when the job had a key. */
+export function finishFinalParams(finish: FinishJob, now: number, notify: { channel: string; payload: string }): unknown[] {
+  const attempt = finish.attempt ? attemptParams(finish.attempt) : [null, null, null, null, null, null];
+  return [finish.jobId, finish.leaseOwner, ...finishParams(finish.outcome, finish.attempt !== undefined), now, finish.attempt !== undefined, ...attempt, notify.channel, notify.payload];
+}
+
 export async function releaseLeases(client: Client, owner: string, now: number): Promise<number> {
   const keys = (await rows(client, PG.runningKeysOf, [owner])).map((row) => String(row.coalesce_key)).sort();
   await lockKeys(client, keys);

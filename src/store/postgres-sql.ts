@@ -46,4 +46,19 @@ export const PG = {
   lockBucket: `${SQL.getBucket} FOR UPDATE`,
 
   notify: `SELECT pg_notify($1, $2)`,
+
+  /**
+   * A final outcome (succeeded, dead, skipped, cancelled) with nothing else to write but its
+   * attempt, in one statement: one round trip instead of BEGIN, update, attempt, NOTIFY, COMMIT.
+   * It needs no key lock: the job leaves the running state and puts nothing back in the queue.
+   * $1…$8 as SQL.finish; $9 whether an attempt is recorded, $10…$15 the attempt ($2…$7 of
+   * SQL.insertAttempt); $16, $17 the NOTIFY channel and payload, sent when the job had a key
+   * (its next job may now run, see finishWakes). Returns no row when the lease was lost.
+   */
+  finishFinal: `WITH f AS (${SQL.finish} RETURNING id, coalesce_key),
+    a AS (INSERT INTO attempts (job_id, started_at, duration_ms, status, error_class, response_excerpt, upstream_request_id)
+      SELECT f.id, CAST($10 AS BIGINT), CAST($11 AS INTEGER), CAST($12 AS INTEGER), CAST($13 AS TEXT), CAST($14 AS TEXT), CAST($15 AS TEXT)
+      FROM f WHERE CAST($9 AS BOOLEAN)),
+    n AS (SELECT pg_notify(CAST($16 AS TEXT), CAST($17 AS TEXT)) FROM f WHERE f.coalesce_key IS NOT NULL)
+    SELECT f.coalesce_key, (SELECT count(*) FROM n) AS notified FROM f`,
 } as const;

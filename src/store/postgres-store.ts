@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import { createJobsNotifier } from './jobs-notifier.ts';
-import { claimJobs, enqueueJobs, finishJob, ingestMessage, lockKeys, releaseLeases } from './postgres-jobs.ts';
+import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, releaseLeases } from './postgres-jobs.ts';
 import { startPgListener } from './postgres-listener.ts';
 import { ensureSchema, migratePostgres } from './postgres-migrate.ts';
 import { type Client, connectionConfig, createPgDatabase } from './postgres-pool.ts';
 import { PG } from './postgres-sql.ts';
 import { keysOf } from './job-rules.ts';
 import { postgresReads } from './postgres-reads.ts';
-import { attemptFromRow, bucketFromRow, eventFromRow, jobFromRow } from './row-mappers.ts';
+import { attemptFromRow, bucketFromRow, eventFromRow, jobFromRow, type Row } from './row-mappers.ts';
 import { SQL } from './sql.ts';
 import { block, take, view, type BucketRow } from './token-bucket.ts';
 import { createSqlChannelStore } from './sql-channel-store.ts';
-import type { Store } from './types.ts';
+import type { FinishJob, Store } from './types.ts';
 
 export interface PostgresStoreOptions {
   poolMax: number;
@@ -51,6 +51,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     if (wake) notifier.notify();
     return value;
   };
+  const finishInTransaction = (finish: FinishJob) =>
+    writeAndWake(async (client) => {
+      const { finished, wake } = await finishJob(client, finish, Date.now());
+      return { value: finished, wake };
+    });
   const one = async <T>(sql: string, params: unknown[], map: (row: Record<string, unknown>) => T) => {
     const [row] = await db.query(sql, params);
     return row === undefined ? undefined : map(row);
@@ -99,16 +104,23 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const now = Date.now();
       await db.query(PG.extendLeases, [jobIds, owner, now + leaseMs, now]);
     },
-    finish: (finish) =>
-      writeAndWake(async (client) => {
-        const { finished, wake } = await finishJob(client, finish, Date.now());
-        return { value: finished, wake };
-      }),
+    async finish(finish) {
+      if (isPlainFinal(finish)) {
+        // One statement, not retried: had the connection dropped after the server committed it, a
+        // retry would find the lease gone and report a lost lease for an outcome that was stored.
+        const [row] = (await db.pool.query(PG.finishFinal, finishFinalParams(finish, Date.now(), { channel, payload: instanceId }))).rows as Row[];
+        if (row === undefined) return false;
+        if (row.coalesce_key != null) notifier.notify();
+        return true;
+      }
+      return finishInTransaction(finish);
+    },
     releaseLeases: (owner) =>
       writeAndWake(async (client) => {
         const released = await releaseLeases(client, owner, Date.now());
         return { value: released, wake: released > 0 };
       }),
+    pendingOfKey: (coalesceKey) => one(SQL.pendingOfKey, [coalesceKey], (row) => Number(row.id)),
     async nextDueAt() {
       const [pending] = await db.query(SQL.nextPendingDue);
       const [lease] = await db.query(SQL.nextLeaseExpiry);

@@ -89,6 +89,29 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
       expect(wakes).toBeGreaterThan(0);
     });
 
+    it('when a job of a key succeeds on one instance (the one-statement outcome), then the other is woken and may run the key\'s next job', async () => {
+      const [a, b] = [await open(), await open()];
+      const [first] = await b.enqueue([job({ coalesceKey: 'meeting-pg-1' })]);
+      await b.claim({ owner: 'b-worker', limit: 1, leaseMs: 60_000 });
+      const [next] = await b.enqueue([job({ coalesceKey: 'meeting-pg-1' })]);
+      let wakes = 0;
+      a.onJobsAvailable(() => (wakes += 1));
+      const whileRunning = await a.claim({ owner: 'a-worker', limit: 5, leaseMs: 60_000 });
+      // The enqueues' own notifications arrive within milliseconds on loopback: count only the finish's.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      wakes = 0;
+
+      const finished = await b.finish({ jobId: first!.id, leaseOwner: 'b-worker', outcome: { state: 'succeeded' }, attempt: { startedAt: T0, durationMs: 7, status: 200, upstreamRequestId: 'req-pg-1' } });
+
+      await waitFor(() => wakes > 0, 'a wake-up on the other instance');
+      expect(finished).toBe(true);
+      expect(whileRunning).toEqual([]);
+      expect((await a.claim({ owner: 'a-worker', limit: 5, leaseMs: 60_000 })).map((claimed) => claimed.id)).toEqual([next!.id]);
+      expect(await a.getJob(first!.id)).toMatchObject({ state: 'succeeded', attempts: 1, leaseOwner: null });
+      expect(await a.getAttempts(first!.id)).toEqual([expect.objectContaining({ status: 200, durationMs: 7, upstreamRequestId: 'req-pg-1' })]);
+      expect(await b.finish({ jobId: first!.id, leaseOwner: 'b-worker', outcome: { state: 'succeeded' } })).toBe(false);
+    });
+
     it('when the listener connection is terminated, then it reconnects on its own and wake-ups resume', async () => {
       let reconnects = 0;
       const a = await open({ onListening: (reconnected) => (reconnects += reconnected ? 1 : 0) });
