@@ -7,11 +7,14 @@ import { createDeliveryRuntime, MOMENTUM_RATE_KEY } from './delivery-runtime.ts'
 import { closeGracefully } from './http/graceful-close.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { bridgeReadiness } from './http/readiness-checks.ts';
-import { createWorker } from './jobs/worker.ts';
+import type { JobRegistry } from './jobs/registry.ts';
+import type { JobFinishedEvent } from './jobs/run-job.ts';
+import { createWorker, type Worker } from './jobs/worker.ts';
 import type { Logger } from './logger.ts';
 import { countEnqueuedJobs } from './metrics/count-enqueued.ts';
 import { createPrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import { openStore } from './store/open-store.ts';
+import type { Store } from './store/types.ts';
 
 export interface RunningBridge {
   server: Server;
@@ -31,6 +34,18 @@ export async function openInstrumentedStore(config: Config, logger: Logger, opti
   return { store: countEnqueuedJobs(opened, telemetry.metrics), telemetry };
 }
 
+/** The worker with the settings the config names; benchmarks build theirs with it too. */
+export function workerFromConfig(config: Config, parts: { store: Store; registry: JobRegistry; logger: Logger; onJobFinished: (event: JobFinishedEvent) => void }): Worker {
+  return createWorker({
+    ...parts,
+    concurrency: config.WORKER_CONCURRENCY,
+    prefetch: config.WORKER_PREFETCH,
+    retrySchedule: config.RETRY_SCHEDULE,
+    // The lease keeper extends a running job's lease every third of it, so a long Momentum call keeps it.
+    leaseMs: config.WORKER_LEASE_MS,
+  });
+}
+
 /** Opens every resource the config names, starts the worker, wires the app and listens. */
 export async function startBridge(config: Config, logger: Logger): Promise<RunningBridge> {
   const { store, telemetry } = await openInstrumentedStore(config, logger);
@@ -38,16 +53,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     await store.close();
     throw error;
   });
-  const worker = createWorker({
-    store,
-    registry: runtime.registry,
-    logger,
-    concurrency: config.WORKER_CONCURRENCY,
-    retrySchedule: config.RETRY_SCHEDULE,
-    // The lease keeper extends a running job's lease every third of it, so a long Momentum call keeps it.
-    leaseMs: config.WORKER_LEASE_MS,
-    onJobFinished: telemetry.metrics.jobFinished,
-  });
+  const worker = workerFromConfig(config, { store, registry: runtime.registry, logger, onJobFinished: telemetry.metrics.jobFinished });
   const app = createApp({
     config,
     logger,

@@ -9,7 +9,8 @@ export interface LeaseKeeperOptions {
   owner: string;
   leaseMs: number;
   now: () => number;
-  active: ReadonlyMap<number, ActiveJob>;
+  /** Every job this worker holds a lease on: running, finishing, or claimed ahead and waiting. */
+  leased: () => ActiveJob[];
 }
 
 /**
@@ -18,12 +19,13 @@ export interface LeaseKeeperOptions {
  * worker may already run it, and its outcome would be refused anyway.
  */
 export function startLeaseKeeper(options: LeaseKeeperOptions): () => void {
-  const { store, logger, owner, leaseMs, now, active } = options;
+  const { store, logger, owner, leaseMs, now, leased } = options;
   let busy = false;
   const tick = async () => {
-    if (busy || active.size === 0) return;
+    if (busy) return;
+    const entries = leased();
+    if (entries.length === 0) return;
     busy = true;
-    const entries = [...active.values()];
     const at = now();
     try {
       await store.extendLeases(

@@ -64,10 +64,16 @@ export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): P
       ...(result.enqueue && { enqueue: result.enqueue }),
       ...(result.eventUpdate && { eventUpdate: result.eventUpdate }),
     });
-    // Freed after finish() is queued, so the worker's next claim joins the same SQLite group
-    // commit, behind this outcome: one fsync per job instead of two.
-    release();
-    recorded = await finishing;
+    // Freed once finish() is queued, so the worker's next claim joins the same SQLite group commit,
+    // behind this outcome. An outcome that enqueues jobs is stored first: a job claimed ahead may
+    // start in the freed slot at once, and must find a newer job of its key already pending to
+    // step aside for it (coalescing).
+    if (result.enqueue?.length) {
+      recorded = await finishing.finally(release);
+    } else {
+      release();
+      recorded = await finishing;
+    }
   } catch (error) {
     // Nothing is lost: the lease expires and the job runs again (at least once).
     logger.error('job outcome not stored; the job runs again when its lease expires', { error: messageOf(error) });

@@ -16,13 +16,31 @@ import type { WalSync } from './wal-sync.ts';
  * tokens) is not waited for: it survives a process crash, and a power loss can at worst roll back
  * a claim or an outcome, which re-runs the job — delivery is at least once with the same
  * Idempotency-Key anyway.
+ *
+ * Latency is per call too. A call someone is waiting on (an ack, a claim for an idle worker slot)
+ * flushes at the next turn of the event loop. A `lazy` call (a job's outcome, a claim ahead of
+ * need) may wait up to LAZY_FLUSH_MS for company: each COMMIT writes every page the batch touched
+ * to the WAL, and jobs finishing close together touch the same index pages, so one commit for
+ * many jobs costs little more than one for a single job.
  */
+
+/** How long a lazy call may wait for its batch; also bounds how late a job's outcome is visible. */
+export const LAZY_FLUSH_MS = 2;
+/** A lazy batch this large flushes at once: waiting longer saves nothing more. */
+export const LAZY_FLUSH_SIZE = 256;
 
 export interface GroupCommit {
   /** Runs `work` inside the next batch; resolves with its result once the batch is committed. */
-  run<T>(work: () => T, options?: { durable?: boolean }): Promise<T>;
+  run<T>(work: () => T, options?: RunOptions): Promise<T>;
   /** Resolves when every queued call has been committed (or failed). */
   drain(): Promise<void>;
+}
+
+export interface RunOptions {
+  /** On disk before the promise settles (default). False: queue bookkeeping, see above. */
+  durable?: boolean;
+  /** Nobody waits on it at once: it may wait up to LAZY_FLUSH_MS to share a commit. */
+  lazy?: boolean;
 }
 
 interface Queued {
@@ -36,7 +54,9 @@ type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCommit {
   let queue: Queued[] = [];
-  let scheduled = false;
+  // The next flush: at the next loop turn (`soon`), or after the lazy window (`later`).
+  let scheduled: 'soon' | 'later' | undefined;
+  let lazyTimer: NodeJS.Timeout | undefined;
   let idle: Array<() => void> = [];
   // Batches committed whose durable calls still wait for their WAL sync.
   let syncing = 0;
@@ -89,7 +109,8 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
   };
 
   const flush = () => {
-    scheduled = false;
+    scheduled = undefined;
+    clearTimeout(lazyTimer);
     const batch = queue;
     queue = [];
     let settled: Settled[];
@@ -122,6 +143,15 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
     settleIdle();
   };
 
+  const flushSoon = () => {
+    if (scheduled === 'soon') return;
+    clearTimeout(lazyTimer);
+    scheduled = 'soon';
+    // setImmediate runs after the I/O callbacks of this loop turn: every request that arrived
+    // together lands in the same batch.
+    setImmediate(flush);
+  };
+
   const settleIdle = () => {
     if (queue.length > 0 || syncing > 0) return;
     const waiting = idle;
@@ -130,18 +160,19 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
   };
 
   return {
-    run<T>(work: () => T, options: { durable?: boolean } = {}): Promise<T> {
+    run<T>(work: () => T, options: RunOptions = {}): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ work, durable: options.durable ?? true, resolve: resolve as (value: unknown) => void, reject });
-        if (!scheduled) {
-          scheduled = true;
-          // setImmediate runs after the I/O callbacks of this loop turn: every request that arrived
-          // together lands in the same batch.
-          setImmediate(flush);
+        const durable = options.durable ?? true;
+        queue.push({ work, durable, resolve: resolve as (value: unknown) => void, reject });
+        if (durable || !options.lazy || queue.length >= LAZY_FLUSH_SIZE) flushSoon();
+        else if (scheduled === undefined) {
+          scheduled = 'later';
+          lazyTimer = setTimeout(flush, LAZY_FLUSH_MS);
         }
       });
     },
     drain() {
+      if (queue.length > 0) flushSoon();
       if (queue.length === 0 && syncing === 0) return Promise.resolve();
       return new Promise<void>((resolve) => idle.push(resolve));
     },

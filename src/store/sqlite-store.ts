@@ -46,9 +46,9 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     return batches.run(work);
   };
   // Queue bookkeeping: losing it to a power cut only re-runs a job (see sqlite-group-commit.ts).
-  const bookkeeping = async <T>(work: () => T): Promise<T> => {
+  const bookkeeping = async <T>(work: () => T, lazy = false): Promise<T> => {
     ensureOpen();
-    return batches.run(work, { durable: false });
+    return batches.run(work, { durable: false, lazy });
   };
   // Reads need no batch: batches run synchronously, so a read never sees half a transaction.
   const read = async <T>(work: () => T): Promise<T> => {
@@ -80,7 +80,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
       if (created.length > 0) notifier.notify();
       return created;
     },
-    claim: (options) => bookkeeping(() => claimJobs(q, { ...options, now: clock(options.now) })),
+    claim: (options) => bookkeeping(() => claimJobs(q, { ...options, now: clock(options.now) }), options.ahead === true),
     async extendLeases(jobIds, owner, leaseMs) {
       await bookkeeping(() => {
         const now = Date.now();
@@ -88,7 +88,9 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
       });
     },
     async finish(finish) {
-      const { finished, wake } = await bookkeeping(() => finishJob(q, finish, Date.now()));
+      // An outcome alone has no one waiting on it but the run's own log line: it shares a commit with
+      // its neighbours. One that enqueues jobs holds its worker slot until stored (see run-job.ts).
+      const { finished, wake } = await bookkeeping(() => finishJob(q, finish, Date.now()), !finish.enqueue?.length);
       if (wake) notifier.notify();
       return finished;
     },
@@ -97,6 +99,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
       if (released > 0) notifier.notify();
       return released;
     },
+    pendingOfKey: (coalesceKey) => read(() => mapOptional(q.get(SQL.pendingOfKey, coalesceKey), (row) => Number(row.id))),
     nextDueAt: () =>
       read(() => {
         const times = [q.get(SQL.nextPendingDue)?.run_at, q.get(SQL.nextLeaseExpiry)?.lease_until].filter((time) => time != null).map(Number);

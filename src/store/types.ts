@@ -102,6 +102,8 @@ export interface ClaimOptions {
   limit: number;
   leaseMs: number;
   now?: number;
+  /** Claimed ahead of need (no worker slot waits for it): the engine may batch it with other writes. */
+  ahead?: boolean;
 }
 
 export interface IngestResult {
@@ -187,6 +189,8 @@ export interface Store {
   finish(finish: FinishJob): Promise<boolean>;
   /** Puts this owner's running jobs back to pending (graceful shutdown). */
   releaseLeases(owner: string): Promise<number>;
+  /** The id of the pending job of this coalescing key (at most one), if any. */
+  pendingOfKey(coalesceKey: string): Promise<number | undefined>;
   /** Earliest run time among pending jobs (or expired leases), for the worker's timer. */
   nextDueAt(): Promise<number | undefined>;
 

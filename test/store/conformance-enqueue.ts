@@ -76,5 +76,19 @@ export function enqueueConformance(harness: StoreHarness): void {
       expect(afterFirst).toBeGreaterThanOrEqual(1);
       expect(wakes).toBe(afterFirst);
     });
+  
+    it('when a key has a pending job, then pendingOfKey names it; once it runs, none', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('meeting');
+      await store.enqueue([job({ coalesceKey: key })]);
+      const [newest] = await store.enqueue([job({ coalesceKey: key })]);
+
+      const whilePending = await store.pendingOfKey(key);
+      await store.claim({ owner: 'w1', limit: 5, leaseMs: 60_000 });
+
+      expect(whilePending).toBe(newest!.id);
+      expect(await store.pendingOfKey(key)).toBeUndefined();
+      expect(await store.pendingOfKey(uniqueKey('other'))).toBeUndefined();
+    });
   });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGroupCommit } from '../../src/store/sqlite-group-commit.ts';
+import { createGroupCommit, LAZY_FLUSH_MS, LAZY_FLUSH_SIZE } from '../../src/store/sqlite-group-commit.ts';
 
 describe('sqlite group commit', () => {
   let dir: string;
@@ -72,6 +72,52 @@ describe('sqlite group commit', () => {
 
     expect(writer.isTransaction).toBe(false);
     expect(committedRows()).toEqual([2]);
+  });
+
+  it('when lazy calls arrive over several turns of the event loop, then they share one commit made within the lazy window', async () => {
+    const batches = createGroupCommit(writer);
+    const transactions: number[] = [];
+    // The same connection sees its own open transaction: each call reports the rows it can see.
+    const lazyInsert = (x: number) => batches.run(() => (insert(x), transactions.push(x), committedRows().length), { durable: false, lazy: true });
+
+    const first = lazyInsert(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const committedAfterOneTurn = committedRows();
+    const second = lazyInsert(2);
+    const seenByOthers = await Promise.all([first, second]);
+
+    expect(committedAfterOneTurn).toEqual([]);
+    // Neither call saw the other's row committed: both ran in the one transaction.
+    expect(seenByOthers).toEqual([0, 0]);
+    expect(committedRows()).toEqual([1, 2]);
+    expect(LAZY_FLUSH_MS).toBeLessThanOrEqual(5);
+  });
+
+  it('when a prompt call or a drain joins waiting lazy calls, then they commit at the next turn, not after the window', async () => {
+    const batches = createGroupCommit(writer);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+    const joined = [batches.run(() => insert(1), { durable: false, lazy: true }), batches.run(() => insert(2), { durable: false })];
+    await nextTurn();
+    const afterPromptCall = committedRows();
+    const drainedLazy = batches.run(() => insert(3), { durable: false, lazy: true });
+    const drained = batches.drain();
+    await nextTurn();
+    const afterDrain = committedRows();
+    await Promise.all([...joined, drainedLazy, drained]);
+
+    // A lazy timer is due LAZY_FLUSH_MS after the loop's cached time: never within the same turn.
+    expect(afterPromptCall).toEqual([1, 2]);
+    expect(afterDrain).toEqual([1, 2, 3]);
+  });
+
+  it('when lazy calls reach the batch size, then they flush without waiting for the window', async () => {
+    const batches = createGroupCommit(writer);
+    const calls = Array.from({ length: LAZY_FLUSH_SIZE }, (_, x) => batches.run(() => insert(x), { durable: false, lazy: true }));
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(committedRows()).toHaveLength(LAZY_FLUSH_SIZE);
+    await Promise.all(calls);
   });
 
   it('when drain is awaited, then every queued call has been committed', async () => {
