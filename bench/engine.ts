@@ -31,6 +31,9 @@ interface DrainRow {
   succeeded: number;
   received: number;
   requeued: number;
+  /** CPU µs per job (bridge) and per request (ceiling), this process only: the fake runs in its own. */
+  cpuPerJob: number;
+  ceilingCpuPerRequest: number;
 }
 
 async function measureEngine(engine: DrainRow['engine'], concurrency: number, fake: Awaited<ReturnType<typeof startChild>>): Promise<DrainRow> {
@@ -60,6 +63,8 @@ async function measureEngine(engine: DrainRow['engine'], concurrency: number, fa
       succeeded: drained.states.succeeded ?? 0,
       received,
       requeued: drained.requeued,
+      cpuPerJob: drained.cpuMicros / Math.max(1, drained.states.succeeded ?? 0),
+      ceilingCpuPerRequest: ceiling.cpuMicros / Math.max(1, ceiling.ok),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -137,7 +142,7 @@ export async function runEngineBench(): Promise<BenchResult> {
     for (const engine of pgProblem ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)) {
       for (const concurrency of CONCURRENCIES) {
         const row = await measureEngine(engine, concurrency, fake);
-        console.log(`engine ${engine} c=${concurrency}: ${round(row.jobsPerSecond)} jobs/s, ceiling ${round(row.ceilingPerSecond)} req/s`);
+        console.log(`engine ${engine} c=${concurrency}: ${round(row.jobsPerSecond)} jobs/s (${round(row.cpuPerJob)} µs CPU/job), ceiling ${round(row.ceilingPerSecond)} req/s (${round(row.ceilingCpuPerRequest)} µs CPU/req)`);
         rows.push(row);
       }
     }
@@ -152,7 +157,7 @@ export async function runEngineBench(): Promise<BenchResult> {
   } else notes.push('Deep-queue part skipped (BENCH_DEEP_JOBS=0).');
 
   notes.push(
-    `Drain: ${JOBS.toLocaleString('en-US')} remap jobs enqueued first (not timed), then the bridge's worker (runtime, handlers, Momentum client and metrics as startBridge wires them, MOMENTUM_RATE_LIMIT=off, LOG_LEVEL=info to /dev/null) drains them into a fake Momentum in a child process; the clock stops when the last job is final. The ceiling sends the same bodies with the same concurrency from a bare undici Agent to the same fake, just before.`,
+    `Drain: ${JOBS.toLocaleString('en-US')} remap jobs enqueued first (not timed), then the bridge's worker (runtime, handlers, Momentum client and metrics as startBridge wires them, MOMENTUM_RATE_LIMIT=off, LOG_LEVEL=info to /dev/null) drains them into a fake Momentum in a child process; the clock stops when the last job is final. The worker claims up to WORKER_PREFETCH (default 32) jobs ahead of its free slots, as in production. The ceiling sends the same bodies with the same concurrency from a bare undici Agent to the same fake, just before. CPU columns: this process's CPU time (every thread: main, GC, thread pool) per job or request; the fake's is not counted in either.`,
     'PostgreSQL runs in its own schema (dropped afterwards) on the same machine, sharing its 2 cores with the bridge and the fake.',
   );
   if (deep) {
@@ -166,8 +171,19 @@ export async function runEngineBench(): Promise<BenchResult> {
   const tables: BenchResult['tables'] = [
     {
       title: `Drain of ${JOBS.toLocaleString('en-US')} remap jobs into a loopback fake (pacing off)`,
-      columns: ['Engine', 'Concurrency', 'Bridge jobs/s', 'Ceiling req/s (undici loop)', 'Ratio', 'Succeeded', 'Received by fake', 'Re-queued runs'],
-      rows: rows.map((row) => [row.engine, row.concurrency, row.jobsPerSecond, row.ceilingPerSecond, row.jobsPerSecond / row.ceilingPerSecond, row.succeeded, row.received, row.requeued]),
+      columns: ['Engine', 'Concurrency', 'Bridge jobs/s', 'Ceiling req/s (undici loop)', 'Ratio', 'Bridge CPU µs/job', 'Ceiling CPU µs/req', 'Succeeded', 'Received by fake', 'Re-queued runs'],
+      rows: rows.map((row) => [
+        row.engine,
+        row.concurrency,
+        row.jobsPerSecond,
+        row.ceilingPerSecond,
+        row.jobsPerSecond / row.ceilingPerSecond,
+        row.cpuPerJob,
+        row.ceilingCpuPerRequest,
+        row.succeeded,
+        row.received,
+        row.requeued,
+      ]),
     },
   ];
   if (deep) {

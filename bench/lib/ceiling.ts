@@ -7,12 +7,13 @@ import { runPool } from './stats.ts';
  * same fake with the same concurrency, with nothing stored, paced or retried. Resolves with the
  * elapsed ms.
  */
-export async function undiciCeiling(baseUrl: string, count: number, concurrency: number): Promise<{ ms: number; ok: number }> {
+export async function undiciCeiling(baseUrl: string, count: number, concurrency: number): Promise<{ ms: number; ok: number; cpuMicros: number }> {
   const agent = new Agent({ connect: { timeout: 5_000 } });
   const url = new URL('/v1/meeting/remap', baseUrl);
   let next = 0;
   let ok = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   try {
     await runPool(
       concurrency,
@@ -29,7 +30,8 @@ export async function undiciCeiling(baseUrl: string, count: number, concurrency:
         if (response.statusCode === 200 && body.accepted === true) ok += 1;
       },
     );
-    return { ms: performance.now() - started, ok };
+    const cpu = process.cpuUsage(cpuBefore);
+    return { ms: performance.now() - started, ok, cpuMicros: cpu.user + cpu.system };
   } finally {
     await agent.close();
   }

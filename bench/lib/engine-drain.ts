@@ -1,7 +1,6 @@
-import { openInstrumentedStore } from '../../src/bridge.ts';
+import { openInstrumentedStore, workerFromConfig } from '../../src/bridge.ts';
 import { parseConfig } from '../../src/config.ts';
 import { createDeliveryRuntime } from '../../src/delivery-runtime.ts';
-import { createWorker } from '../../src/jobs/worker.ts';
 import type { Logger } from '../../src/logger.ts';
 import { remapJobBatches } from './remap-jobs.ts';
 
@@ -25,6 +24,8 @@ export interface DrainResult {
   states: Record<string, number>;
   /** Runs that ended in retry or deferred (each one a wasted round trip). */
   requeued: number;
+  /** CPU time of this process (every thread) from start until the last job was final. */
+  cpuMicros: number;
 }
 
 const FINAL = new Set(['succeeded', 'dead', 'skipped', 'cancelled']);
@@ -56,13 +57,10 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
     let requeued = 0;
     let allDone = () => {};
     const done = new Promise<void>((resolve) => (allDone = resolve));
-    const worker = createWorker({
+    const worker = workerFromConfig(config, {
       store,
       registry: runtime.registry,
       logger,
-      concurrency: config.WORKER_CONCURRENCY,
-      retrySchedule: config.RETRY_SCHEDULE,
-      leaseMs: config.WORKER_LEASE_MS,
       onJobFinished: (event) => {
         telemetry.metrics.jobFinished(event);
         if (!FINAL.has(event.state)) return void (requeued += 1);
@@ -75,16 +73,20 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
       timer = setTimeout(() => reject(new Error(`drain did not finish within ${options.timeoutMs ?? 600_000} ms (${finished}/${jobs})`)), options.timeoutMs ?? 600_000);
     });
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     worker.start();
     let ms: number;
+    let cpuMicros: number;
     try {
       await Promise.race([done, timeout]);
       ms = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuMicros = cpu.user + cpu.system;
     } finally {
       clearTimeout(timer);
       await worker.stop(10_000);
     }
-    return { ms, states, requeued };
+    return { ms, states, requeued, cpuMicros };
   } finally {
     await runtime.close();
     await store.close();
