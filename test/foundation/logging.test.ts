@@ -129,4 +129,19 @@ describe('log levels', () => {
     expect(await verbose.waitForLine((line) => line.message === 'remap forwarded')).toMatchObject({ level: 'debug', jobId: 2, probe: 'probe' });
     expect(serialised).toBe(1);
   });
+
+  it('when a level is disabled, then its calls never enter winston\'s stream; when the level is raised at run time, they do', () => {
+    const logs = captureLogs({ level: 'info' });
+    const writes: string[] = [];
+    const write = logs.logger.write.bind(logs.logger);
+    logs.logger.write = (info) => (writes.push(String(info.message)), write(info));
+
+    logs.logger.debug('hidden');
+    logs.logger.child({ jobId: 3 }).debug('hidden child');
+    logs.logger.info('shown');
+    logs.logger.level = 'debug';
+    logs.logger.debug('shown once debug is on');
+
+    expect(writes).toEqual(['shown', 'shown once debug is on']);
+  });
 });
