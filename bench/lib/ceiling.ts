@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { remapRequest } from './remap-jobs.ts';
-import { runPool } from './stats.ts';
+import { cpuMicrosSince, runPool } from './stats.ts';
 
 /**
  * The ceiling of the engine benchmark: a plain undici loop sending the same remap requests to the
@@ -30,8 +30,7 @@ export async function undiciCeiling(baseUrl: string, count: number, concurrency:
         if (response.statusCode === 200 && body.accepted === true) ok += 1;
       },
     );
-    const cpu = process.cpuUsage(cpuBefore);
-    return { ms: performance.now() - started, ok, cpuMicros: cpu.user + cpu.system };
+    return { ms: performance.now() - started, ok, cpuMicros: cpuMicrosSince(cpuBefore) };
   } finally {
     await agent.close();
   }

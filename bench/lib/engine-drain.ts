@@ -3,6 +3,7 @@ import { parseConfig } from '../../src/config.ts';
 import { createDeliveryRuntime } from '../../src/delivery-runtime.ts';
 import type { Logger } from '../../src/logger.ts';
 import { remapJobBatches } from './remap-jobs.ts';
+import { cpuMicrosSince } from './stats.ts';
 
 export interface DrainOptions {
   databaseUrl: string;
@@ -80,8 +81,7 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
     try {
       await Promise.race([done, timeout]);
       ms = performance.now() - started;
-      const cpu = process.cpuUsage(cpuBefore);
-      cpuMicros = cpu.user + cpu.system;
+      cpuMicros = cpuMicrosSince(cpuBefore);
     } finally {
       clearTimeout(timer);
       await worker.stop(10_000);

@@ -35,6 +35,12 @@ export function round(value: number): number {
 
 export const perSecond = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : Number.NaN);
 
+/** This process's CPU time (user + system, every thread) since `before`, in µs. */
+export function cpuMicrosSince(before: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(before);
+  return user + system;
+}
+
 export const mb = (bytes: number): number => bytes / (1024 * 1024);
 
 /** Runs `task` `concurrency` times in parallel until `next()` returns undefined. */

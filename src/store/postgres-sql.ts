@@ -53,7 +53,8 @@ export const PG = {
    * It needs no key lock: the job leaves the running state and puts nothing back in the queue.
    * $1…$8 as SQL.finish; $9 whether an attempt is recorded, $10…$15 the attempt ($2…$7 of
    * SQL.insertAttempt); $16, $17 the NOTIFY channel and payload, sent when the job had a key
-   * (its next job may now run, see finishWakes). Returns no row when the lease was lost.
+   * (its next job may now run, see finishWakes); `notified` refers to `n` so PostgreSQL runs it (a
+   * CTE that only SELECTs is skipped when unreferenced). Returns no row when the lease was lost.
    */
   finishFinal: `WITH f AS (${SQL.finish} RETURNING id, coalesce_key),
     a AS (INSERT INTO attempts (job_id, started_at, duration_ms, status, error_class, response_excerpt, upstream_request_id)

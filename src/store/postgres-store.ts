@@ -6,7 +6,7 @@ import { startPgListener } from './postgres-listener.ts';
 import { ensureSchema, migratePostgres } from './postgres-migrate.ts';
 import { type Client, connectionConfig, createPgDatabase } from './postgres-pool.ts';
 import { PG } from './postgres-sql.ts';
-import { keysOf } from './job-rules.ts';
+import { finishWakes, keysOf } from './job-rules.ts';
 import { postgresReads } from './postgres-reads.ts';
 import { attemptFromRow, bucketFromRow, eventFromRow, jobFromRow, type Row } from './row-mappers.ts';
 import { SQL } from './sql.ts';
@@ -110,7 +110,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         // retry would find the lease gone and report a lost lease for an outcome that was stored.
         const [row] = (await db.pool.query(PG.finishFinal, finishFinalParams(finish, Date.now(), { channel, payload: instanceId }))).rows as Row[];
         if (row === undefined) return false;
-        if (row.coalesce_key != null) notifier.notify();
+        if (finishWakes(finish, row.coalesce_key == null ? null : String(row.coalesce_key))) notifier.notify();
         return true;
       }
       return finishInTransaction(finish);
