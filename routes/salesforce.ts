@@ -26,6 +26,9 @@ const XML_TYPES = new Set(['text/xml', 'application/soap+xml']);
 // ignoreBOM keeps a byte-order mark in the text: the XML parser accepts one in front of the
 // document and refuses anything else, so two BOMs are not silently cut down to a well-formed one.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// The ack never changes: encoded once, and sent without res.send's per-reply ETag (a SHA-1 of a
+// constant body, meaningless on a POST reply). Node adds Content-Length for a body given to end().
+const ACK_BODY = Buffer.from(ACK_ENVELOPE, 'utf8');
 
 /** Content type and charset first, so a JSON or form post is refused before its body is read. */
 const requireXml: RequestHandler = (req, _res, next) => {
@@ -94,7 +97,8 @@ export function salesforceRouter(deps: SalesforceRouterDeps): Router {
       duplicates: result.duplicates.length,
     };
     // Only now, with every notification durable, may Salesforce consider the message delivered.
-    res.status(200).type(SOAP_CONTENT_TYPE).send(ACK_ENVELOPE);
+    res.status(200).setHeader('Content-Type', SOAP_CONTENT_TYPE);
+    res.end(ACK_BODY);
     deps.metrics?.inboundMessage('salesforce', 'acked');
     deps.metrics?.inboundNotifications('salesforce', { acked: result.created.length, duplicate: result.duplicates.length });
   });

@@ -18,7 +18,9 @@ import type { WalSync } from './wal-sync.ts';
  * Idempotency-Key anyway.
  *
  * Latency is per call too. A call someone is waiting on (an ack, a claim for an idle worker slot)
- * flushes at the next turn of the event loop. A `lazy` call (a job's outcome, a claim ahead of
+ * flushes at the next turn of the event loop, except that a durable call arriving while a WAL sync
+ * runs is held until that sync ends (it could not settle before the next sync anyway) and then
+ * committed with everything that arrived meanwhile. A `lazy` call (a job's outcome, a claim ahead of
  * need) may wait up to LAZY_FLUSH_MS for company: each COMMIT writes every page the batch touched
  * to the WAL, and jobs finishing close together touch the same index pages, so one commit for
  * many jobs costs little more than one for a single job.
@@ -26,7 +28,7 @@ import type { WalSync } from './wal-sync.ts';
 
 /** How long a lazy call may wait for its batch; also bounds how late a job's outcome is visible. */
 export const LAZY_FLUSH_MS = 2;
-/** A lazy batch this large flushes at once: waiting longer saves nothing more. */
+/** A waiting batch (lazy calls, or durable ones held behind a WAL sync) this large flushes at once: waiting longer saves nothing more. */
 export const LAZY_FLUSH_SIZE = 256;
 
 export interface GroupCommit {
@@ -55,7 +57,8 @@ type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCommit {
   let queue: Queued[] = [];
   // The next flush: at the next loop turn (`soon`), or after the lazy window (`later`).
-  let scheduled: 'soon' | 'later' | undefined;
+  let scheduled: 'soon' | 'afterSync' | undefined;
+  // A lazy call's deadline; runs beside 'afterSync', so a lazy call never waits on a slow disk.
   let lazyTimer: NodeJS.Timeout | undefined;
   let idle: Array<() => void> = [];
   // Batches committed whose durable calls still wait for their WAL sync.
@@ -108,9 +111,14 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
     return settled;
   };
 
+  const cancelLazy = () => {
+    clearTimeout(lazyTimer);
+    lazyTimer = undefined;
+  };
+
   const flush = () => {
     scheduled = undefined;
-    clearTimeout(lazyTimer);
+    cancelLazy();
     const batch = queue;
     queue = [];
     let settled: Settled[];
@@ -145,11 +153,25 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
 
   const flushSoon = () => {
     if (scheduled === 'soon') return;
-    clearTimeout(lazyTimer);
+    cancelLazy();
     scheduled = 'soon';
     // setImmediate runs after the I/O callbacks of this loop turn: every request that arrived
     // together lands in the same batch.
     setImmediate(flush);
+  };
+
+  // A durable call made while a WAL sync runs waits for the next sync however early it is
+  // committed. So it waits for the running one to end instead, with every durable call arriving
+  // meanwhile, and the lot is committed as one batch just in time for that next sync: fewer,
+  // larger commits, each writing the index pages its calls share once.
+  const flushAfterSync = () => {
+    if (scheduled === 'soon' || scheduled === 'afterSync') return;
+    const running = walSync?.inFlight();
+    if (running === undefined) return flushSoon();
+    scheduled = 'afterSync';
+    void running.then(() => {
+      if (scheduled === 'afterSync') flushSoon();
+    });
   };
 
   const settleIdle = () => {
@@ -164,11 +186,9 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
       return new Promise<T>((resolve, reject) => {
         const durable = options.durable ?? true;
         queue.push({ work, durable, resolve: resolve as (value: unknown) => void, reject });
-        if (durable || !options.lazy || queue.length >= LAZY_FLUSH_SIZE) flushSoon();
-        else if (scheduled === undefined) {
-          scheduled = 'later';
-          lazyTimer = setTimeout(flush, LAZY_FLUSH_MS);
-        }
+        if (queue.length >= LAZY_FLUSH_SIZE || (!durable && !options.lazy)) flushSoon();
+        else if (durable) flushAfterSync();
+        else if (scheduled !== 'soon') lazyTimer ??= setTimeout(flush, LAZY_FLUSH_MS);
       });
     },
     drain() {

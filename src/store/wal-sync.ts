@@ -11,6 +11,12 @@ import { open, type FileHandle } from 'node:fs/promises';
 export interface WalSync {
   /** Resolves once everything written to the WAL before this call is on disk. */
   request(): Promise<void>;
+  /**
+   * The sync in flight, when no other is queued behind it (settles either way); undefined
+   * otherwise. A commit made while it runs needs the next sync anyway, so a group commit may hold
+   * its durable calls until this settles and commit them as one larger batch.
+   */
+  inFlight(): Promise<void> | undefined;
   /** Waits for syncs in flight, then closes the descriptor. */
   close(): Promise<void>;
 }
@@ -44,6 +50,7 @@ export function createWalSync(walFile: string): WalSync {
 
   return {
     request,
+    inFlight: () => (running !== undefined && queued === undefined ? running.catch(() => undefined) : undefined),
     async close() {
       await Promise.allSettled([running, queued]);
       await handle?.close();

@@ -145,3 +145,25 @@ describe('log levels', () => {
     expect(writes).toEqual(['shown', 'shown once debug is on']);
   });
 });
+
+describe('line format', () => {
+  it('when an Error is logged as the entry or as the message, then the line carries its message; bigints, dates and cycles serialise as JSON can carry them', () => {
+    // Arrange
+    const { logger, lines } = captureLogs();
+    const shared = { id: 1 };
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+
+    // Act
+    logger.error(new Error('store went away'));
+    logger.warn(new Error('upstream refused') as unknown as string, { attempt: 2 });
+    logger.info('counted', { rows: 12n, first: shared, cyclic, at: new Date('2026-11-22T10:00:00Z') });
+
+    // Assert
+    expect(lines()).toEqual([
+      expect.objectContaining({ level: 'error', message: 'store went away', timestamp: expect.any(String) }),
+      expect.objectContaining({ level: 'warn', message: 'upstream refused', attempt: 2 }),
+      expect.objectContaining({ level: 'info', message: 'counted', rows: '12', first: { id: 1 }, cyclic: { name: 'loop', self: '[circular]' }, at: '2026-11-22T10:00:00.000Z' }),
+    ]);
+  });
+});

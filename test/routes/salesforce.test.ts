@@ -23,6 +23,10 @@ function expectAck(response: { status: number; headers: Record<string, string>; 
   expect(response.status).toBe(200);
   expect(response.headers['content-type']).toBe('text/xml; charset=utf-8');
   expect(response.text).toBe(ACK_ENVELOPE);
+  // A framed reply with the security headers every route gets; no ETag on a POST's ack.
+  expect(response.headers['content-length']).toBe(String(Buffer.byteLength(ACK_ENVELOPE)));
+  expect(response.headers['x-content-type-options']).toBe('nosniff');
+  expect(response.headers.etag).toBeUndefined();
 }
 
 describe('POST /salesforce/outbound-message', () => {

@@ -154,6 +154,7 @@ describe('sqlite group commit', () => {
         requests.push(requests.length);
         return new Promise<void>((resolve) => (finishSync = resolve));
       },
+      inFlight: () => undefined,
       close: async () => {},
     };
     const batches = createGroupCommit(writer, walSync);
@@ -178,7 +179,7 @@ describe('sqlite group commit', () => {
   });
 
   it('when the WAL sync fails, then the durable calls of that batch reject, so nothing is acknowledged', async () => {
-    const batches = createGroupCommit(writer, { request: () => Promise.reject(new Error('EIO')), close: async () => {} });
+    const batches = createGroupCommit(writer, { request: () => Promise.reject(new Error('EIO')), inFlight: () => undefined, close: async () => {} });
 
     const outcome = await batches.run(() => insert(7)).then(
       () => 'resolved',
@@ -186,5 +187,90 @@ describe('sqlite group commit', () => {
     );
 
     expect(outcome).toBe('EIO');
+  });
+
+  describe('while a WAL sync is in flight', () => {
+    // A WAL sync whose one running fsync the test ends by hand; every later request resolves at once.
+    const heldSync = () => {
+      let finish!: () => void;
+      let running: Promise<void> | undefined = new Promise<void>((resolve) => (finish = resolve)).then(() => {
+        running = undefined;
+      });
+      let requests = 0;
+      return {
+        walSync: {
+          request: async () => void (requests += 1),
+          inFlight: () => running,
+          close: async () => {},
+        },
+        finish: () => finish(),
+        requests: () => requests,
+      };
+    };
+    const turns = async (count: number) => {
+      for (let turn = 0; turn < count; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    };
+
+    it('when durable calls arrive over several turns, then they wait for it to end and commit together, then settle after their own sync', async () => {
+      const sync = heldSync();
+      const batches = createGroupCommit(writer, sync.walSync);
+      const seen: number[] = [];
+      const durableInsert = (x: number) => batches.run(() => (insert(x), seen.push(committedRows().length), x));
+
+      const calls = [durableInsert(1)];
+      await turns(2);
+      calls.push(durableInsert(2));
+      await turns(2);
+      const committedWhileSyncing = committedRows();
+      sync.finish();
+      const values = await Promise.all(calls);
+
+      expect(committedWhileSyncing).toEqual([]);
+      // Neither saw the other committed: one transaction, made after the running sync ended.
+      expect(seen).toEqual([0, 0]);
+      expect(values).toEqual([1, 2]);
+      expect(committedRows()).toEqual([1, 2]);
+      expect(sync.requests()).toBe(1);
+    });
+
+    it('when a prompt bookkeeping call joins held durable calls, then the batch commits at the next turn without waiting for the sync', async () => {
+      const sync = heldSync();
+      const batches = createGroupCommit(writer, sync.walSync);
+
+      const durable = batches.run(() => insert(1));
+      const prompt = batches.run(() => insert(2), { durable: false });
+      await prompt;
+      const committedAfterPrompt = committedRows();
+      sync.finish();
+      await durable;
+
+      expect(committedAfterPrompt).toEqual([1, 2]);
+    });
+
+    it('when a lazy call joins held durable calls, then it still commits within the lazy window, however long the sync takes', async () => {
+      const sync = heldSync();
+      const batches = createGroupCommit(writer, sync.walSync);
+
+      const durable = batches.run(() => insert(1));
+      await batches.run(() => insert(2), { durable: false, lazy: true });
+      const committedAfterLazy = committedRows();
+      sync.finish();
+      await durable;
+
+      expect(committedAfterLazy).toEqual([1, 2]);
+    });
+
+    it('when the held batch reaches the batch size, then it commits without waiting for the sync', async () => {
+      const sync = heldSync();
+      const batches = createGroupCommit(writer, sync.walSync);
+
+      const calls = Array.from({ length: LAZY_FLUSH_SIZE }, (_, x) => batches.run(() => insert(x)));
+      await turns(2);
+      const committedBeforeSyncEnded = committedRows().length;
+      sync.finish();
+      await Promise.all(calls);
+
+      expect(committedBeforeSyncEnded).toBe(LAZY_FLUSH_SIZE);
+    });
   });
 });

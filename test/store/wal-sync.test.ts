@@ -27,6 +27,29 @@ describe('createWalSync', () => {
     await sync.close();
   });
 
+  it('when a sync runs alone, then inFlight hands it out; once another is queued behind it, or none runs, then nothing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'wal-sync-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'db-wal');
+    writeFileSync(file, 'frames');
+    const sync = createWalSync(file);
+
+    const idleBefore = sync.inFlight();
+    const first = sync.request();
+    const alone = sync.inFlight();
+    const second = sync.request();
+    const queuedBehind = sync.inFlight();
+    await Promise.all([first, second]);
+    const idleAfter = sync.inFlight();
+
+    expect(idleBefore).toBeUndefined();
+    expect(alone).toBeInstanceOf(Promise);
+    await expect(alone).resolves.toBeUndefined();
+    expect(queuedBehind).toBeUndefined();
+    expect(idleAfter).toBeUndefined();
+    await sync.close();
+  });
+
   it('when the WAL file does not exist, then the request rejects instead of pretending the data is on disk', async () => {
     const sync = createWalSync(path.join(tmpdir(), 'no-such-dir-for-wal-sync', 'db-wal'));
 
