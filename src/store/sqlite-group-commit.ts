@@ -56,7 +56,7 @@ type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCommit {
   let queue: Queued[] = [];
-  // The next flush: at the next loop turn (`soon`), or after the lazy window (`later`).
+  // The next flush: at the next loop turn (`soon`), or when the WAL sync in flight ends (`afterSync`).
   let scheduled: 'soon' | 'afterSync' | undefined;
   // A lazy call's deadline; runs beside 'afterSync', so a lazy call never waits on a slow disk.
   let lazyTimer: NodeJS.Timeout | undefined;
