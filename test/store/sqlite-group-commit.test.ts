@@ -233,31 +233,20 @@ describe('sqlite group commit', () => {
       expect(sync.requests()).toBe(1);
     });
 
-    it('when a prompt bookkeeping call joins held durable calls, then the batch commits at the next turn without waiting for the sync', async () => {
+    it.each([
+      ['a prompt bookkeeping call', 'at the next turn', { durable: false }],
+      ['a lazy call', 'within the lazy window, however long the sync takes', { durable: false, lazy: true }],
+    ])('when %s joins held durable calls, then the batch commits %s', async (_call, _when, joining) => {
       const sync = heldSync();
       const batches = createGroupCommit(writer, sync.walSync);
 
       const durable = batches.run(() => insert(1));
-      const prompt = batches.run(() => insert(2), { durable: false });
-      await prompt;
-      const committedAfterPrompt = committedRows();
+      await batches.run(() => insert(2), joining);
+      const committedAfterJoin = committedRows();
       sync.finish();
       await durable;
 
-      expect(committedAfterPrompt).toEqual([1, 2]);
-    });
-
-    it('when a lazy call joins held durable calls, then it still commits within the lazy window, however long the sync takes', async () => {
-      const sync = heldSync();
-      const batches = createGroupCommit(writer, sync.walSync);
-
-      const durable = batches.run(() => insert(1));
-      await batches.run(() => insert(2), { durable: false, lazy: true });
-      const committedAfterLazy = committedRows();
-      sync.finish();
-      await durable;
-
-      expect(committedAfterLazy).toEqual([1, 2]);
+      expect(committedAfterJoin).toEqual([1, 2]);
     });
 
     it('when the held batch reaches the batch size, then it commits without waiting for the sync', async () => {

@@ -9,13 +9,17 @@ describe('createWalSync', () => {
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
-
-  it('when many requests arrive while a sync is in flight, then they share the next sync and all resolve', async () => {
+  // A WAL file with some frames in it, in a directory removed after the test.
+  const walFile = () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wal-sync-'));
     dirs.push(dir);
     const file = path.join(dir, 'db-wal');
     writeFileSync(file, 'frames');
-    const sync = createWalSync(file);
+    return file;
+  };
+
+  it('when many requests arrive while a sync is in flight, then they share the next sync and all resolve', async () => {
+    const sync = createWalSync(walFile());
 
     const first = sync.request();
     const later = Array.from({ length: 10 }, () => sync.request());
@@ -28,11 +32,7 @@ describe('createWalSync', () => {
   });
 
   it('when a sync runs alone, then inFlight hands it out; once another is queued behind it, or none runs, then nothing', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'wal-sync-'));
-    dirs.push(dir);
-    const file = path.join(dir, 'db-wal');
-    writeFileSync(file, 'frames');
-    const sync = createWalSync(file);
+    const sync = createWalSync(walFile());
 
     const idleBefore = sync.inFlight();
     const first = sync.request();
