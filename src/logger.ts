@@ -50,7 +50,7 @@ function redact(value: unknown, secrets: readonly string[], seen: WeakSet<object
  * message, redaction of secret-named keys and known secret values, then JSON. One format instead
  * of logform's chain of five, and JSON.stringify instead of safe-stable-stringify (which logform
  * reconfigures on every line): redact() already turned cycles into '[circular]' and bigints into
- * strings, so the native serialiser is safe. Measured: 4.1 µs a line before, 3.0 after, paid by
+ * strings, so the native serialiser is safe. Measured: 4.1 µs a line before, 3.3 after, paid by
  * every request's access line and every delivered job's log line.
  */
 const lineFormat = winston.format((entry, opts: unknown) => {
@@ -71,7 +71,8 @@ const lineFormat = winston.format((entry, opts: unknown) => {
     if (key === 'level') continue;
     info[key] = SECRET_KEY.test(key) ? REDACTED : redact(info[key], secrets, seen, 0);
   }
-  info[MESSAGE] = JSON.stringify(info);
+  // When, how bad and what first, whatever order the caller's metadata came in: a line reads left to right.
+  info[MESSAGE] = JSON.stringify({ timestamp: info.timestamp, level: info.level, message: info.message, ...info });
   return info;
 });
 

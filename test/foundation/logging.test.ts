@@ -147,6 +147,17 @@ describe('log levels', () => {
 });
 
 describe('line format', () => {
+  it('when a line is written, then it starts with timestamp, level and message, and the metadata follows', () => {
+    // Arrange
+    const { logger, text } = captureLogs();
+
+    // Act
+    logger.child({ jobId: 3 }).info('job finished', { state: 'succeeded', ms: 4 });
+
+    // Assert
+    expect(text()).toMatch(/^\{"timestamp":"[^"]+","level":"info","message":"job finished","jobId":3,"state":"succeeded","ms":4\}/);
+  });
+
   it('when an Error is logged as the entry or as the message, then the line carries its message; bigints, dates and cycles serialise as JSON can carry them', () => {
     // Arrange
     const { logger, lines } = captureLogs();
