@@ -72,7 +72,8 @@ const lineFormat = winston.format((entry, opts: unknown) => {
     info[key] = SECRET_KEY.test(key) ? REDACTED : redact(info[key], secrets, seen, 0);
   }
   // When, how bad and what first, whatever order the caller's metadata came in: a line reads left to right.
-  info[MESSAGE] = JSON.stringify({ timestamp: info.timestamp, level: info.level, message: info.message, ...info });
+  const { timestamp, level, message, ...fields } = info;
+  info[MESSAGE] = JSON.stringify({ timestamp, level, message, ...fields });
   return info;
 });
 
