@@ -1,7 +1,7 @@
-import { attemptParams, type Candidate, finishParams, finishWakes, keysOf, pickClaimable } from './job-rules.ts';
+import { attemptParams, finishParams, finishWakes, keysOf, pickClaimable } from './job-rules.ts';
 import type { Client } from './postgres-pool.ts';
 import { PG } from './postgres-sql.ts';
-import { jobFromRow, type Row } from './row-mappers.ts';
+import { candidateFromRow, coalesceKeyOf, jobFromRow, type Row } from './row-mappers.ts';
 import { SQL } from './sql.ts';
 import { toJson } from './store-values.ts';
 import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob } from './types.ts';
@@ -78,13 +78,12 @@ export async function ingestMessage(client: Client, message: NewInboundMessage, 
   return { created, duplicates, jobCount: jobs.length };
 }
 
-const candidate = (row: Row): Candidate => ({ id: Number(row.id), coalesceKey: row.coalesce_key == null ? null : String(row.coalesce_key), runAt: Number(row.run_at) });
 
 export async function claimJobs(client: Client, options: ClaimOptions & { now: number }): Promise<Job[]> {
   const { owner, limit, leaseMs, now } = options;
   if (limit <= 0) return [];
   await client.query(PG.lockClaim);
-  const candidates = [...(await rows(client, PG.claimExpired, [now, limit])), ...(await rows(client, PG.claimPending, [now, limit]))].map(candidate);
+  const candidates = [...(await rows(client, PG.claimExpired, [now, limit])), ...(await rows(client, PG.claimPending, [now, limit]))].map(candidateFromRow);
   const picked = pickClaimable(candidates, limit);
   if (picked.length === 0) return [];
   const claimed = await rows(client, PG.markClaimed, [picked.map((job) => job.id), owner, now + leaseMs, now]);
@@ -102,7 +101,7 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   if (finish.attempt) await client.query(SQL.insertAttempt, [finish.jobId, ...attemptParams(finish.attempt)]);
   if (finish.enqueue?.length) await enqueueJobs(client, finish.enqueue, now);
   if (finish.eventUpdate) await client.query(SQL.updateEvent, [finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null]);
-  return { finished: true, wake: finishWakes(finish, row.coalesce_key == null ? null : String(row.coalesce_key)) };
+  return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) };
 }
 
 /** Outcomes that end the job and write nothing but their attempt: PG.finishFinal stores them in one statement. */

@@ -8,7 +8,7 @@ import { type Client, connectionConfig, createPgDatabase } from './postgres-pool
 import { PG } from './postgres-sql.ts';
 import { finishWakes, keysOf } from './job-rules.ts';
 import { postgresReads } from './postgres-reads.ts';
-import { attemptFromRow, bucketFromRow, eventFromRow, jobFromRow, type Row } from './row-mappers.ts';
+import { attemptFromRow, bucketFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from './row-mappers.ts';
 import { SQL } from './sql.ts';
 import { block, take, view, type BucketRow } from './token-bucket.ts';
 import { createSqlChannelStore } from './sql-channel-store.ts';
@@ -110,7 +110,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         // retry would find the lease gone and report a lost lease for an outcome that was stored.
         const [row] = (await db.pool.query(PG.finishFinal, finishFinalParams(finish, Date.now(), { channel, payload: instanceId }))).rows as Row[];
         if (row === undefined) return false;
-        if (finishWakes(finish, row.coalesce_key == null ? null : String(row.coalesce_key))) notifier.notify();
+        if (finishWakes(finish, coalesceKeyOf(row))) notifier.notify();
         return true;
       }
       return finishInTransaction(finish);

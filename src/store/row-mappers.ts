@@ -1,6 +1,7 @@
 import { fromJson } from './store-values.ts';
 import type { Attempt, EventState, InboundEvent, InboundMessage, Job, JobState } from './types.ts';
 import type { BucketRow } from './token-bucket.ts';
+import type { Candidate } from './job-rules.ts';
 
 /** A row as either driver returns it: snake_case columns, BIGINTs already numbers. */
 export type Row = Record<string, unknown>;
@@ -8,6 +9,12 @@ export type Row = Record<string, unknown>;
 const num = (value: unknown): number => Number(value);
 const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+/** A job row's coalescing key (null when it has none, or when there is no row). */
+export const coalesceKeyOf = (row: Row | undefined): string | null => textOrNull(row?.coalesce_key);
+
+/** A row of the claim queries (id, coalesce_key, run_at). */
+export const candidateFromRow = (row: Row): Candidate => ({ id: num(row.id), coalesceKey: coalesceKeyOf(row), runAt: num(row.run_at) });
 
 export function jobFromRow(row: Row): Job {
   return {

@@ -1,5 +1,5 @@
-import { attemptParams, type Candidate, finishParams, finishWakes, pickClaimable } from './job-rules.ts';
-import { jobFromRow, type Row } from './row-mappers.ts';
+import { attemptParams, finishParams, finishWakes, pickClaimable } from './job-rules.ts';
+import { candidateFromRow, coalesceKeyOf, jobFromRow } from './row-mappers.ts';
 import { SQL } from './sql.ts';
 import type { SqliteQueries } from './sqlite-queries.ts';
 import { toJson } from './store-values.ts';
@@ -69,12 +69,11 @@ export function ingestMessage(q: SqliteQueries, message: NewInboundMessage, jobs
   return { created, duplicates, jobCount };
 }
 
-const candidate = (row: Row): Candidate => ({ id: Number(row.id), coalesceKey: row.coalesce_key == null ? null : String(row.coalesce_key), runAt: Number(row.run_at) });
 
 export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: number }): Job[] {
   const { owner, limit, leaseMs, now } = options;
   if (limit <= 0) return [];
-  const candidates = [...q.all(SQL.claimExpired, now, limit), ...q.all(SQL.claimPending, now, limit)].map(candidate);
+  const candidates = [...q.all(SQL.claimExpired, now, limit), ...q.all(SQL.claimPending, now, limit)].map(candidateFromRow);
   return pickClaimable(candidates, limit).flatMap((picked) => {
     if (q.run(SQL.markClaimed, picked.id, owner, now + leaseMs, now) === 0) return [];
     const row = q.get(SQL.getJob, picked.id);
@@ -90,5 +89,5 @@ export function finishJob(q: SqliteQueries, finish: FinishJob, now: number): { f
   if (finish.attempt) q.run(SQL.insertAttempt, finish.jobId, ...attemptParams(finish.attempt));
   if (finish.enqueue?.length) enqueueJobs(q, finish.enqueue, now);
   if (finish.eventUpdate) q.run(SQL.updateEvent, finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null);
-  return { finished: true, wake: finishWakes(finish, row?.coalesce_key == null ? null : String(row.coalesce_key)) };
+  return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) };
 }
