@@ -17,8 +17,9 @@ export interface WorkerOptions {
   /**
    * WORKER_PREFETCH: most jobs claimed ahead of need, waiting for a free slot (default 32). Each
    * claim and each outcome is a write; with jobs waiting, a finished slot starts the next one at
-   * once and the claims that refill the queue share commits with the outcomes (see
-   * sqlite-group-commit.ts). 0 claims only for free slots.
+   * once, and the queue is refilled in chunks once half of it is gone, each claim sharing its
+   * commit with the outcomes stored meanwhile (see sqlite-group-commit.ts). 0 claims only for
+   * free slots.
    */
   prefetch?: number;
   /** Claims ahead no more jobs than finished within this window (default 50 ms): see recent-pace.ts. */
@@ -101,13 +102,15 @@ export function createWorker(options: WorkerOptions): Worker {
       startWaiting();
       const room = concurrency - running.size;
       const ahead = pace.count();
+      // Every slot busy and at least half the claim-ahead depth waiting: no claim yet. Claims ahead
+      // come in chunks refilling the depth, each committed at once with the outcomes queued so far;
+      // topping up one job per finished job would cost a commit each.
+      if (room <= 0 && waiting.length >= ahead / 2) return; // a finishing job wakes the loop
       const wanted = room + ahead - waiting.length;
-      if (wanted <= 0) return; // a finishing job wakes the loop
+      if (wanted <= 0) return;
       let jobs: Job[];
       try {
-        // With every slot busy and half the claim-ahead depth waiting, no one waits for this claim
-        // soon: it may share a commit with the outcomes of the running jobs.
-        jobs = await store.claim({ owner, limit: wanted, leaseMs, now: now(), ahead: room <= 0 && waiting.length >= ahead / 2 });
+        jobs = await store.claim({ owner, limit: wanted, leaseMs, now: now() });
       } catch (error) {
         logger.error('claiming jobs failed', { owner, error: messageOf(error) });
         return arm(maxIdleMs);

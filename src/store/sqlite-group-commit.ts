@@ -17,13 +17,14 @@ import type { WalSync } from './wal-sync.ts';
  * a claim or an outcome, which re-runs the job — delivery is at least once with the same
  * Idempotency-Key anyway.
  *
- * Latency is per call too. A call someone is waiting on (an ack, a claim for an idle worker slot)
- * flushes at the next turn of the event loop, except that a durable call arriving while a WAL sync
- * runs is held until that sync ends (it could not settle before the next sync anyway) and then
- * committed with everything that arrived meanwhile. A `lazy` call (a job's outcome, a claim ahead of
- * need) may wait up to LAZY_FLUSH_MS for company: each COMMIT writes every page the batch touched
- * to the WAL, and jobs finishing close together touch the same index pages, so one commit for
- * many jobs costs little more than one for a single job.
+ * Latency is per call too. A call someone is waiting on (an ack, a claim) flushes at the next turn
+ * of the event loop, except that a durable call arriving while a WAL sync runs is held until that
+ * sync ends (it could not settle before the next sync anyway) and then committed with everything
+ * that arrived meanwhile. A `lazy` call (a job's outcome) may wait up to LAZY_FLUSH_MS for
+ * company: each COMMIT writes every page the batch touched to the WAL, and jobs finishing close
+ * together touch the same index pages, so one commit for many jobs costs little more than one for
+ * a single job. Claims are never lazy: a worker that ran out of claimed jobs would sit idle until
+ * the timer fired.
  */
 
 /** How long a lazy call may wait for its batch; also bounds how late a job's outcome is visible. */

@@ -80,7 +80,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
       if (created.length > 0) notifier.notify();
       return created;
     },
-    claim: (options) => bookkeeping(() => claimJobs(q, { ...options, now: clock(options.now) }), options.ahead === true),
+    claim: (options) => bookkeeping(() => claimJobs(q, { ...options, now: clock(options.now) })),
     async extendLeases(jobIds, owner, leaseMs) {
       await bookkeeping(() => {
         const now = Date.now();

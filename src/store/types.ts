@@ -102,8 +102,6 @@ export interface ClaimOptions {
   limit: number;
   leaseMs: number;
   now?: number;
-  /** Claimed ahead of need (no worker slot waits for it): the engine may batch it with other writes. */
-  ahead?: boolean;
 }
 
 export interface IngestResult {

@@ -394,6 +394,27 @@ describe('createWorker', () => {
       expect(recorder.requests.map((request) => request.jobId)).toEqual([warm!.id, slow!.id, waiting!.id]);
     });
 
+    it('when jobs finish one at a time behind a full claim-ahead queue, then it is refilled in chunks, not by one claim per finished job', async () => {
+      const { store, worker } = await setup({ worker: { concurrency: 1, prefetch: 8, prefetchWindowMs: 60_000 } });
+      const limits: number[] = [];
+      const claim = store.claim.bind(store);
+      store.claim = async (options) => {
+        limits.push(options.limit);
+        return claim(options);
+      };
+      const jobs = await store.enqueue(Array.from({ length: 48 }, (_, n) => ({ kind: 'post', payload: { n } })));
+
+      worker.start();
+      await waitFor('every job to succeed', async () => (await Promise.all(jobs.map((job) => state(store, job.id)))).every((value) => value === 'succeeded'));
+
+      // Once eight jobs have finished the depth is 8 and each refill claims at least half of it;
+      // before that the depth grows one job at a time. One claim per finished job would be ~48.
+      const refills = limits.slice(8);
+      expect(refills.length).toBeGreaterThan(0);
+      expect(Math.min(...refills.slice(0, -1))).toBeGreaterThanOrEqual(4);
+      expect(limits.length).toBeLessThanOrEqual(8 + Math.ceil(40 / 4) + 1);
+    });
+
     it('when nothing finished lately (a hanging upstream), then nothing is claimed ahead: later jobs stay pending and cancellable', async () => {
       const { store, recorder, worker } = await setup({ responder: () => ({ status: 200, delayMs: 400 }), worker: { concurrency: 1, prefetch: 4 } });
       const [first, second, third] = await store.enqueue([{ kind: 'post', payload: { n: 1 } }, { kind: 'post', payload: { n: 2 } }, { kind: 'post', payload: { n: 3 } }]);

@@ -68,6 +68,24 @@ describe('sqlite store', () => {
       expect(plan.join('\n')).toMatch(/jobs_running_key/);
     });
 
+    it('when a claim is made while job outcomes wait for their lazy commit, then the claim and the outcomes commit at the next turn', async () => {
+      const store = await openStore(`sqlite:${path.join(tempDir(), 'bridge.db')}`);
+      await store.enqueue([job({ runAt: T0 }), job({ runAt: T0 + 1 })]);
+      const [first] = await store.claim({ owner: 'w', limit: 1, leaseMs: 60_000, now: T0 + 10 });
+      const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+      const settledCalls: string[] = [];
+      const finishing = store.finish({ jobId: first!.id, leaseOwner: 'w', outcome: { state: 'succeeded' } }).then(() => settledCalls.push('finish'));
+      const claiming = store.claim({ owner: 'w', limit: 1, leaseMs: 60_000, now: T0 + 10 }).then((jobs) => settledCalls.push(`claim ${jobs.length}`));
+      await nextTurn();
+      await nextTurn();
+
+      // A worker whose claimed jobs ran out waits on this claim: it must not sit out the lazy window.
+      expect(settledCalls.sort()).toEqual(['claim 1', 'finish']);
+      await Promise.all([finishing, claiming]);
+      await store.close();
+    });
+
     it('when the URL is not a known engine, then opening fails with a precise error', async () => {
       await expect(openStore('mysql://localhost/db')).rejects.toMatchObject({ code: 'invalid_database_url' });
     });
