@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { undiciCeiling } from './lib/ceiling.ts';
 import { startChild } from './lib/child.ts';
-import { drainRemaps } from './lib/engine-drain.ts';
+import { momentumClientLoop } from './lib/client-loop.ts';
+import { drainRemaps, type DrainResult } from './lib/engine-drain.ts';
 import { benchLogger } from './lib/null-logger.ts';
 import { PRODUCTION_NODE_FLAGS } from './lib/production-node-flags.ts';
 import { benchSchema, dropSchema, postgresUnavailable, postgresUrl } from './lib/pg-schema.ts';
@@ -34,12 +35,28 @@ interface DrainRow {
   /** CPU µs per job (bridge) and per request (ceiling), this process only: the fake runs in its own. */
   cpuPerJob: number;
   ceilingCpuPerRequest: number;
+  /** SQLite only: the two halves of a job, measured apart (see splitOfAJob). */
+  split?: JobSplit;
+}
+
+/**
+ * Where a drained job's CPU goes, in the same run: the bridge's Momentum client alone (the call),
+ * and the same drain with a client that answers at once (the queue: claim, handler, outcome,
+ * commit, log line, metrics). Their sum next to the full drain shows what the two cost together.
+ */
+interface JobSplit {
+  clientPerSecond: number;
+  clientCpuPerCall: number;
+  queuePerSecond: number;
+  queueCpuPerJob: number;
 }
 
 async function measureEngine(engine: DrainRow['engine'], concurrency: number, fake: Awaited<ReturnType<typeof startChild>>): Promise<DrainRow> {
   await fake.ask({ type: 'reset' }, 'reset:reply');
   const ceiling = await undiciCeiling(fake.url, JOBS, concurrency);
   if (ceiling.ok !== JOBS) throw new Error(`ceiling: ${ceiling.ok}/${JOBS} accepted`);
+
+  const split = engine === 'sqlite' ? await splitOfAJob(concurrency, fake) : undefined;
 
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-engine-'));
   const schema = engine === 'postgres' ? benchSchema(`engine_c${concurrency}`) : undefined;
@@ -65,11 +82,32 @@ async function measureEngine(engine: DrainRow['engine'], concurrency: number, fa
       requeued: drained.requeued,
       cpuPerJob: drained.cpuMicros / Math.max(1, drained.states.succeeded ?? 0),
       ceilingCpuPerRequest: ceiling.cpuMicros / Math.max(1, ceiling.ok),
+      ...(split && { split }),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
     if (schema) await dropSchema(databaseUrl, schema);
   }
+}
+
+async function splitOfAJob(concurrency: number, fake: Awaited<ReturnType<typeof startChild>>): Promise<JobSplit> {
+  const client = await momentumClientLoop(fake.url, JOBS, concurrency);
+  if (client.ok !== JOBS) throw new Error(`client loop: ${client.ok}/${JOBS} accepted`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-engine-queue-'));
+  let queue: DrainResult;
+  try {
+    queue = await drainRemaps({ databaseUrl: `sqlite:${path.join(dir, 'queue.db')}`, fakeUrl: fake.url, jobs: JOBS, concurrency, logger: benchLogger(), withoutCalls: true });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const succeeded = queue.states.succeeded ?? 0;
+  if (succeeded !== JOBS) throw new Error(`drain without calls: ${succeeded}/${JOBS} succeeded`);
+  return {
+    clientPerSecond: perSecond(client.ok, client.ms),
+    clientCpuPerCall: client.cpuMicros / client.ok,
+    queuePerSecond: perSecond(succeeded, queue.ms),
+    queueCpuPerJob: queue.cpuMicros / succeeded,
+  };
 }
 
 async function warmUpDrain(fakeUrl: string): Promise<void> {
@@ -186,6 +224,38 @@ export async function runEngineBench(): Promise<BenchResult> {
       ]),
     },
   ];
+  const splitRows = rows.filter((row) => row.split !== undefined);
+  if (splitRows.length > 0) {
+    tables.push({
+      title: 'Where a drained job goes (SQLite): the call and the queue measured apart, same run',
+      columns: [
+        'Concurrency',
+        'Ceiling CPU µs/req',
+        'Momentum client alone: calls/s',
+        'Client CPU µs/call',
+        'Queue alone (client answers at once): jobs/s',
+        'Queue CPU µs/job',
+        'Client + queue µs',
+        'Full drain CPU µs/job',
+      ],
+      rows: splitRows.map((row) => {
+        const split = row.split as JobSplit;
+        return [
+          row.concurrency,
+          row.ceilingCpuPerRequest,
+          split.clientPerSecond,
+          split.clientCpuPerCall,
+          split.queuePerSecond,
+          split.queueCpuPerJob,
+          split.clientCpuPerCall + split.queueCpuPerJob,
+          row.cpuPerJob,
+        ];
+      }),
+    });
+    notes.push(
+      'Split of a job (SQLite rows): "Momentum client alone" sends the ceiling\'s requests through the bridge\'s own client (total timeout, abort signal, capped body read, response classification), storing nothing; "queue alone" drains the same jobs through the same worker, store and remap handler, with a client that answers success at once instead of calling the fake. Each runs just before the full drain, at its concurrency.',
+    );
+  }
   if (deep) {
     tables.push(
       {

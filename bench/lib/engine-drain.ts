@@ -1,7 +1,10 @@
 import { openInstrumentedStore, workerFromConfig } from '../../src/bridge.ts';
 import { parseConfig } from '../../src/config.ts';
-import { createDeliveryRuntime } from '../../src/delivery-runtime.ts';
+import { createDeliveryRuntime, MOMENTUM_RATE_KEY } from '../../src/delivery-runtime.ts';
+import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { Logger } from '../../src/logger.ts';
+import type { MomentumClient } from '../../src/momentum/client.ts';
+import { createRemapHandler } from '../../src/momentum/delivery-handlers.ts';
 import { remapJobBatches } from './remap-jobs.ts';
 import { cpuMicrosSince } from './stats.ts';
 
@@ -17,7 +20,19 @@ export interface DrainOptions {
   beforeStart?: () => Promise<void>;
   /** Give up (and report a failure) after this long. */
   timeoutMs?: number;
+  /**
+   * The remap handler runs as wired (validation, the unchanged rule's read, pacing, outcome) but
+   * its client answers success at once instead of calling the fake: the queue's share of a job.
+   */
+  withoutCalls?: boolean;
 }
+
+/** A Momentum that accepts every remap at once, without a round trip. */
+const instantClient: MomentumClient = {
+  remap: async () => ({ kind: 'success', status: 200, requestId: 'bench', body: { accepted: true, requestId: 'bench' }, startedAt: Date.now(), durationMs: 0 }),
+  importMeeting: async () => ({ kind: 'success', status: 200, body: {}, startedAt: Date.now(), durationMs: 0 }),
+  close: async () => {},
+};
 
 export interface DrainResult {
   ms: number;
@@ -58,9 +73,12 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
     let requeued = 0;
     let allDone = () => {};
     const done = new Promise<void>((resolve) => (allDone = resolve));
+    const registry = options.withoutCalls
+      ? createJobRegistry({ remap: createRemapHandler({ client: instantClient, rateLimiter: runtime.rateLimiter, rateKey: MOMENTUM_RATE_KEY, logger, store }) })
+      : runtime.registry;
     const worker = workerFromConfig(config, {
       store,
-      registry: runtime.registry,
+      registry,
       logger,
       onJobFinished: (event) => {
         telemetry.metrics.jobFinished(event);
