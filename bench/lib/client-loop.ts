@@ -1,6 +1,6 @@
 import { createMomentumClient } from '../../src/momentum/client.ts';
 import { remapRequest } from './remap-jobs.ts';
-import { cpuMicrosSince, runPool } from './stats.ts';
+import { timedRequests } from './stats.ts';
 
 /**
  * The bridge's Momentum client on its own: the ceiling's requests sent through createMomentumClient
@@ -10,20 +10,11 @@ import { cpuMicrosSince, runPool } from './stats.ts';
 export async function momentumClientLoop(baseUrl: string, count: number, concurrency: number): Promise<{ ms: number; ok: number; cpuMicros: number }> {
   const client = createMomentumClient({ apiBaseUrl: baseUrl, receiverUrl: baseUrl, importPath: '/user-provided-meeting', apiKey: 'bench', timeoutMs: 30_000 });
   const flags = { triggerSummary: false, triggerAiSignals: false };
-  let next = 0;
-  let ok = 0;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
   try {
-    await runPool(
-      concurrency,
-      () => (next < count ? next++ : undefined),
-      async (index) => {
-        const result = await client.remap(remapRequest(index), flags, { idempotencyKey: String(index + 1) });
-        if (result.kind === 'success') ok += 1;
-      },
-    );
-    return { ms: performance.now() - started, ok, cpuMicros: cpuMicrosSince(cpuBefore) };
+    return await timedRequests(count, concurrency, async (index) => {
+      const result = await client.remap(remapRequest(index), flags, { idempotencyKey: String(index + 1) });
+      return result.kind === 'success';
+    });
   } finally {
     await client.close();
   }

@@ -51,6 +51,26 @@ export async function runPool<T>(concurrency: number, next: () => T | undefined,
   await Promise.all(Array.from({ length: concurrency }, lane));
 }
 
+/**
+ * Sends requests 0…count-1 with `concurrency` in flight, timed: `send` resolves true for each one
+ * the upstream accepted. The ceiling and the client loop of bench:engine share it, so they differ
+ * only in what one request costs.
+ */
+export async function timedRequests(count: number, concurrency: number, send: (index: number) => Promise<boolean>): Promise<{ ms: number; ok: number; cpuMicros: number }> {
+  let next = 0;
+  let ok = 0;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await runPool(
+    concurrency,
+    () => (next < count ? next++ : undefined),
+    async (index) => {
+      if (await send(index)) ok += 1;
+    },
+  );
+  return { ms: performance.now() - started, ok, cpuMicros: cpuMicrosSince(cpuBefore) };
+}
+
 /** The middle value (mean of the two middle ones for an even count); NaN for none. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
