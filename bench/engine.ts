@@ -51,7 +51,10 @@ interface JobSplit {
   queueCpuPerJob: number;
 }
 
-async function measureEngine(engine: DrainRow['engine'], concurrency: number, fake: Awaited<ReturnType<typeof startChild>>): Promise<DrainRow> {
+/** The fake Momentum's child process. */
+type Fake = Awaited<ReturnType<typeof startChild>>;
+
+async function measureEngine(engine: DrainRow['engine'], concurrency: number, fake: Fake): Promise<DrainRow> {
   await fake.ask({ type: 'reset' }, 'reset:reply');
   const ceiling = await undiciCeiling(fake.url, JOBS, concurrency);
   if (ceiling.ok !== JOBS) throw new Error(`ceiling: ${ceiling.ok}/${JOBS} accepted`);
@@ -90,7 +93,7 @@ async function measureEngine(engine: DrainRow['engine'], concurrency: number, fa
   }
 }
 
-async function splitOfAJob(concurrency: number, fake: Awaited<ReturnType<typeof startChild>>): Promise<JobSplit> {
+async function splitOfAJob(concurrency: number, fake: Fake): Promise<JobSplit> {
   const client = await momentumClientLoop(fake.url, JOBS, concurrency);
   if (client.ok !== JOBS) throw new Error(`client loop: ${client.ok}/${JOBS} accepted`);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-engine-queue-'));
@@ -224,7 +227,7 @@ export async function runEngineBench(): Promise<BenchResult> {
       ]),
     },
   ];
-  const splitRows = rows.filter((row) => row.split !== undefined);
+  const splitRows = rows.flatMap((row) => (row.split ? [{ row, split: row.split }] : []));
   if (splitRows.length > 0) {
     tables.push({
       title: 'Where a drained job goes (SQLite): the call and the queue measured apart, same run',
@@ -238,19 +241,16 @@ export async function runEngineBench(): Promise<BenchResult> {
         'Client + queue µs',
         'Full drain CPU µs/job',
       ],
-      rows: splitRows.map((row) => {
-        const split = row.split as JobSplit;
-        return [
-          row.concurrency,
-          row.ceilingCpuPerRequest,
-          split.clientPerSecond,
-          split.clientCpuPerCall,
-          split.queuePerSecond,
-          split.queueCpuPerJob,
-          split.clientCpuPerCall + split.queueCpuPerJob,
-          row.cpuPerJob,
-        ];
-      }),
+      rows: splitRows.map(({ row, split }) => [
+        row.concurrency,
+        row.ceilingCpuPerRequest,
+        split.clientPerSecond,
+        split.clientCpuPerCall,
+        split.queuePerSecond,
+        split.queueCpuPerJob,
+        split.clientCpuPerCall + split.queueCpuPerJob,
+        row.cpuPerJob,
+      ]),
     });
     notes.push(
       'Split of a job (SQLite rows): "Momentum client alone" sends the ceiling\'s requests through the bridge\'s own client (total timeout, abort signal, capped body read, response classification), storing nothing; "queue alone" drains the same jobs through the same worker, store and remap handler, with a client that answers success at once instead of calling the fake. Each runs just before the full drain, at its concurrency.',
