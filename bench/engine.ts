@@ -43,12 +43,15 @@ interface DrainRow {
  * Where a drained job's CPU goes, in the same run: the bridge's Momentum client alone (the call),
  * and the same drain with a client that answers at once (the queue: claim, handler, outcome,
  * commit, log line, metrics). Their sum next to the full drain shows what the two cost together.
+ * The drain with a store costing nothing (calls as wired) bounds what any store design could reach.
  */
 interface JobSplit {
   clientPerSecond: number;
   clientCpuPerCall: number;
   queuePerSecond: number;
   queueCpuPerJob: number;
+  freeStorePerSecond: number;
+  freeStoreCpuPerJob: number;
 }
 
 /** The fake Momentum's child process. */
@@ -98,19 +101,29 @@ async function splitOfAJob(concurrency: number, fake: Fake): Promise<JobSplit> {
   if (client.ok !== JOBS) throw new Error(`client loop: ${client.ok}/${JOBS} accepted`);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-engine-queue-'));
   let queue: DrainResult;
+  let freeStore: DrainResult;
   try {
     queue = await drainRemaps({ databaseUrl: `sqlite:${path.join(dir, 'queue.db')}`, fakeUrl: fake.url, jobs: JOBS, concurrency, logger: benchLogger(), withoutCalls: true });
+    freeStore = await drainRemaps({ databaseUrl: `sqlite:${path.join(dir, 'free.db')}`, fakeUrl: fake.url, jobs: JOBS, concurrency, logger: benchLogger(), storeCostsNothing: true });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const succeeded = queue.states.succeeded ?? 0;
-  if (succeeded !== JOBS) throw new Error(`drain without calls: ${succeeded}/${JOBS} succeeded`);
+  const succeeded = allSucceeded('drain without calls', queue);
+  const freeSucceeded = allSucceeded('drain with a store costing nothing', freeStore);
   return {
     clientPerSecond: perSecond(client.ok, client.ms),
     clientCpuPerCall: client.cpuMicros / client.ok,
     queuePerSecond: perSecond(succeeded, queue.ms),
     queueCpuPerJob: queue.cpuMicros / succeeded,
+    freeStorePerSecond: perSecond(freeSucceeded, freeStore.ms),
+    freeStoreCpuPerJob: freeStore.cpuMicros / freeSucceeded,
   };
+}
+
+function allSucceeded(what: string, drained: DrainResult): number {
+  const succeeded = drained.states.succeeded ?? 0;
+  if (succeeded !== JOBS) throw new Error(`${what}: ${succeeded}/${JOBS} succeeded`);
+  return succeeded;
 }
 
 async function warmUpDrain(fakeUrl: string): Promise<void> {
@@ -230,7 +243,7 @@ export async function runEngineBench(): Promise<BenchResult> {
   const splitRows = rows.flatMap((row) => (row.split ? [{ row, split: row.split }] : []));
   if (splitRows.length > 0) {
     tables.push({
-      title: 'Where a drained job goes (SQLite): the call and the queue measured apart, same run',
+      title: 'Where a drained job goes (SQLite): the call, the queue, and a store costing nothing, measured apart in the same run',
       columns: [
         'Concurrency',
         'Ceiling CPU µs/req',
@@ -240,6 +253,9 @@ export async function runEngineBench(): Promise<BenchResult> {
         'Queue CPU µs/job',
         'Client + queue µs',
         'Full drain CPU µs/job',
+        'Store costing nothing: jobs/s',
+        'Its ratio to the ceiling',
+        'Its CPU µs/job',
       ],
       rows: splitRows.map(({ row, split }) => [
         row.concurrency,
@@ -250,10 +266,13 @@ export async function runEngineBench(): Promise<BenchResult> {
         split.queueCpuPerJob,
         split.clientCpuPerCall + split.queueCpuPerJob,
         row.cpuPerJob,
+        split.freeStorePerSecond,
+        split.freeStorePerSecond / row.ceilingPerSecond,
+        split.freeStoreCpuPerJob,
       ]),
     });
     notes.push(
-      'Split of a job (SQLite rows): "Momentum client alone" sends the ceiling\'s requests through the bridge\'s own client (total timeout, abort signal, capped body read, response classification), storing nothing; "queue alone" drains the same jobs through the same worker, store and remap handler, with a client that answers success at once instead of calling the fake. Each runs just before the full drain, at its concurrency.',
+      'Split of a job (SQLite rows): "Momentum client alone" sends the ceiling\'s requests through the bridge\'s own client (total timeout, abort signal, capped body read, response classification), storing nothing; "queue alone" drains the same jobs through the same worker, store and remap handler, with a client that answers success at once instead of calling the fake; "store costing nothing" drains the same jobs through the same worker, handlers and client into the fake, but claims them from a list in memory and stores no outcome: the most any store design (another engine, the store on a thread of its own) could give the drain. Each runs just before the full drain, at its concurrency.',
     );
   }
   if (deep) {

@@ -5,6 +5,7 @@ import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { Logger } from '../../src/logger.ts';
 import type { MomentumClient } from '../../src/momentum/client.ts';
 import { createRemapHandler } from '../../src/momentum/delivery-handlers.ts';
+import { storeCostingNothing } from './free-store.ts';
 import { remapJobBatches } from './remap-jobs.ts';
 import { cpuMicrosSince } from './stats.ts';
 
@@ -25,6 +26,11 @@ export interface DrainOptions {
    * its client answers success at once instead of calling the fake: the queue's share of a job.
    */
   withoutCalls?: boolean;
+  /**
+   * The worker claims from a list in memory and its outcomes go nowhere (free-store.ts): the drain
+   * with a store that costs nothing, calls to the fake as wired.
+   */
+  storeCostsNothing?: boolean;
 }
 
 /** A Momentum that accepts every remap at once, without a round trip. */
@@ -62,10 +68,11 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
     MOMENTUM_RATE_LIMIT: 'off',
     WORKER_CONCURRENCY: String(options.concurrency),
   });
-  const { store, telemetry } = await openInstrumentedStore(config, logger, options.schema ? { schema: options.schema } : {});
+  const { store: opened, telemetry } = await openInstrumentedStore(config, logger, options.schema ? { schema: options.schema } : {});
+  const store = options.storeCostsNothing ? storeCostingNothing(opened, [...remapJobBatches(0, jobs, jobs)].flat()) : opened;
   const runtime = await createDeliveryRuntime(config, store, logger, telemetry.metrics);
   try {
-    for (const batch of remapJobBatches(0, jobs, 1000)) await store.enqueue(batch);
+    if (!options.storeCostsNothing) for (const batch of remapJobBatches(0, jobs, 1000)) await store.enqueue(batch);
     await options.beforeStart?.();
 
     const states: Record<string, number> = {};
@@ -107,6 +114,6 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
     return { ms, states, requeued, cpuMicros };
   } finally {
     await runtime.close();
-    await store.close();
+    await opened.close();
   }
 }
