@@ -6,7 +6,7 @@ import type { Logger } from '../../src/logger.ts';
 import type { MomentumClient } from '../../src/momentum/client.ts';
 import { createRemapHandler } from '../../src/momentum/delivery-handlers.ts';
 import { storeCostingNothing } from './free-store.ts';
-import { remapJobBatches } from './remap-jobs.ts';
+import { remapJob, remapJobBatches } from './remap-jobs.ts';
 import { cpuMicrosSince } from './stats.ts';
 
 export interface DrainOptions {
@@ -69,7 +69,7 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
     WORKER_CONCURRENCY: String(options.concurrency),
   });
   const { store: opened, telemetry } = await openInstrumentedStore(config, logger, options.schema ? { schema: options.schema } : {});
-  const store = options.storeCostsNothing ? storeCostingNothing(opened, [...remapJobBatches(0, jobs, jobs)].flat()) : opened;
+  const store = options.storeCostsNothing ? storeCostingNothing(opened, Array.from({ length: jobs }, (_, index) => remapJob(index))) : opened;
   const runtime = await createDeliveryRuntime(config, store, logger, telemetry.metrics);
   try {
     if (!options.storeCostsNothing) for (const batch of remapJobBatches(0, jobs, 1000)) await store.enqueue(batch);
