@@ -7,6 +7,7 @@ import { createDeliveryRuntime, MOMENTUM_RATE_KEY } from './delivery-runtime.ts'
 import { closeGracefully } from './http/graceful-close.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { bridgeReadiness } from './http/readiness-checks.ts';
+import type { Pacer } from './jobs/pacer.ts';
 import type { JobRegistry } from './jobs/registry.ts';
 import type { JobFinishedEvent } from './jobs/run-job.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
@@ -14,7 +15,7 @@ import type { Logger } from './logger.ts';
 import { countEnqueuedJobs } from './metrics/count-enqueued.ts';
 import { createPrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import { openStore } from './store/open-store.ts';
-import type { Store } from './store/types.ts';
+import type { Job, Store } from './store/types.ts';
 
 export interface RunningBridge {
   server: Server;
@@ -35,7 +36,10 @@ export async function openInstrumentedStore(config: Config, logger: Logger, opti
 }
 
 /** The worker with the settings the config names; benchmarks build theirs with it too. */
-export function workerFromConfig(config: Config, parts: { store: Store; registry: JobRegistry; logger: Logger; onJobFinished: (event: JobFinishedEvent) => void }): Worker {
+export function workerFromConfig(
+  config: Config,
+  parts: { store: Store; registry: JobRegistry; logger: Logger; pacer: Pacer; onJobFinished: (event: JobFinishedEvent) => void; onJobsClaimed?: (jobs: readonly Job[], at: number) => void },
+): Worker {
   return createWorker({
     ...parts,
     concurrency: config.WORKER_CONCURRENCY,
@@ -53,7 +57,14 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     await store.close();
     throw error;
   });
-  const worker = workerFromConfig(config, { store, registry: runtime.registry, logger, onJobFinished: telemetry.metrics.jobFinished });
+  const worker = workerFromConfig(config, {
+    store,
+    registry: runtime.registry,
+    logger,
+    pacer: runtime.pacer,
+    onJobFinished: telemetry.metrics.jobFinished,
+    onJobsClaimed: telemetry.metrics.jobsClaimed,
+  });
   const app = createApp({
     config,
     logger,
@@ -61,7 +72,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     metrics: telemetry,
     readiness: bridgeReadiness(store, worker),
     ...(runtime.google ? { googleManager: runtime.google.manager } : {}),
-    momentumRate: { limiter: runtime.rateLimiter, key: MOMENTUM_RATE_KEY },
+    momentumRate: { pacer: runtime.pacer, key: MOMENTUM_RATE_KEY },
   });
   worker.start();
   const server = createHttpServer(app, config).listen(config.PORT, config.HOST);

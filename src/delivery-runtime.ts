@@ -1,6 +1,5 @@
 import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
-import { createRateLimiter } from './jobs/rate-limiter.ts';
-import type { RateLimiter } from './jobs/types.ts';
+import { createPacer, type Pacer } from './jobs/pacer.ts';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { loadRules } from './mapping/load-rules.ts';
@@ -9,18 +8,18 @@ import { createMapEventHandler, MAP_EVENT_JOB } from './mapping/map-event-handle
 import type { MappingRules } from './mapping/rules-schema.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
+import { MOMENTUM_RATE_KEY } from './momentum/delivery-jobs.ts';
 import { startSandboxReceiver, type SandboxReceiver } from './momentum/sandbox-receiver.ts';
 import { createDirectoryFromConfig } from './salesforce/directory-from-config.ts';
 import { calendarMappers, createAttendeeDirectoryFromConfig } from './calendar/calendar-runtime.ts';
 import { createGoogleRuntime, type GoogleRuntime } from './google/google-runtime.ts';
 import type { Store } from './store/types.ts';
 
-/** Momentum's limit is per API key over all endpoints: remaps and imports share one bucket. */
-export const MOMENTUM_RATE_KEY = 'momentum';
+export { MOMENTUM_RATE_KEY } from './momentum/delivery-jobs.ts';
 
 export interface DeliveryRuntime {
   registry: JobRegistry;
-  rateLimiter: RateLimiter;
+  pacer: Pacer;
   rules: MappingRules;
   client: MomentumClient;
   sandbox: SandboxReceiver | undefined;
@@ -51,9 +50,9 @@ export async function createDeliveryRuntime(config: Config, store: Store, logger
     apiKey: config.MOMENTUM_API_KEY ?? 'sandbox',
     timeoutMs: config.MOMENTUM_TIMEOUT_MS,
   });
-  const rateLimiter = createRateLimiter(store, config.MOMENTUM_RATE_LIMIT);
+  const pacer = createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: config.MOMENTUM_RATE_LIMIT }]);
   const registry = createJobRegistry();
-  const delivery = { client, rateLimiter, rateKey: MOMENTUM_RATE_KEY, logger };
+  const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
   registry.register('remap', createRemapHandler({ ...delivery, store }));
   registry.register('import', createImportHandler(delivery));
   const mappers = calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: attendeeDirectory });
@@ -64,7 +63,7 @@ export async function createDeliveryRuntime(config: Config, store: Store, logger
   for (const [kind, handler] of Object.entries(google?.handlers ?? {})) registry.register(kind, handler);
   return {
     registry,
-    rateLimiter,
+    pacer,
     rules,
     client,
     sandbox,

@@ -1,4 +1,4 @@
-import type { JobFilter, ListPosition } from '../store/types.ts';
+import { JOB_PRIORITY, type JobFilter, type ListPosition } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { deliveryFilter } from './deliveries.ts';
 import { replayJob } from './replay.ts';
@@ -29,7 +29,7 @@ export async function bulkReplay(store: AdminStore, body: BulkReplayBody, max: n
     const batch = await store.listJobs({ ...filter, order: 'oldest', ...(after ? { after } : {}), limit: Math.min(BATCH_SIZE, max - replayed) });
     const last = batch.at(-1);
     if (last === undefined) break;
-    await store.enqueue(batch.map(replayJob));
+    await store.enqueue(batch.map((job) => replayJob(job, JOB_PRIORITY.bulk)));
     replayed += batch.length;
     after = { at: last.createdAt, id: last.id };
   }

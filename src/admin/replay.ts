@@ -1,5 +1,6 @@
 import { AppError } from '../errors.ts';
-import type { Job, NewJob } from '../store/types.ts';
+import { deliveryJob } from '../momentum/delivery-jobs.ts';
+import { JOB_PRIORITY, type Job, type JobPriority, type NewJob } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { loadDelivery } from './deliveries.ts';
 import { REPLAYABLE_STATES } from './request-schemas.ts';
@@ -9,18 +10,18 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /**
  * A new delivery with the original's request, linked to it (replayOf) and to its inbound event.
  * It keeps the meeting's coalescing key, so it is paced, coalesced and never runs beside another
- * remap of that meeting, like any delivery.
+ * remap of that meeting, like any delivery. A single replay is an operator's action and goes
+ * first; a bulk replay goes after live changes.
  */
-export function replayJob(original: Job): NewJob {
-  return {
-    kind: original.kind,
-    // A replay is always sent: `replay` turns off the "unchanged → not re-sent" rule (issue 5). The
-    // import payload is a strict {request} and has no such rule, so it is copied as it is.
-    payload: original.kind === 'remap' && isRecord(original.payload) ? { ...original.payload, replay: true } : original.payload,
-    ...(original.coalesceKey === null ? {} : { coalesceKey: original.coalesceKey }),
-    ...(original.eventId === null ? {} : { eventId: original.eventId }),
+export function replayJob(original: Job, priority: JobPriority = JOB_PRIORITY.operator): NewJob {
+  // A replay is always sent: `replay` turns off the "unchanged → not re-sent" rule. The import
+  // payload is a strict {request} and has no such rule, so it is copied as it is.
+  const payload = original.kind === 'remap' && isRecord(original.payload) ? { ...original.payload, replay: true } : original.payload;
+  return deliveryJob(original.kind, payload, original.coalesceKey ?? undefined, {
+    priority,
     replayOf: original.id,
-  };
+    ...(original.eventId === null ? {} : { eventId: original.eventId }),
+  });
 }
 
 export const isReplayable = (job: Job): boolean => (REPLAYABLE_STATES as readonly string[]).includes(job.state);

@@ -86,10 +86,21 @@ export const statsSchema = z.object({
   counts: z.array(z.object({ kind: z.string(), state: z.enum(JOB_STATES), count: z.int() })),
   oldestPending: z.array(z.object({ kind: z.string(), createdAt: time, ageMs: z.int() })),
   deadLast24h: z.array(z.object({ kind: z.string(), count: z.int() })),
+  pendingByPriority: z
+    .array(z.object({ kind: z.string(), priority: z.enum(['operator', 'live', 'bulk']), count: z.int() }))
+    .meta({ description: 'Pending jobs per priority class: operator actions go first, then live changes, then bulk replays' }),
   rateLimit: z
-    .object({ key: z.string(), tokens: z.number(), capacity: z.int(), blockedUntil: time.nullable() })
+    .object({
+      key: z.string(),
+      tokens: z.number().meta({ description: 'Calls that may go to Momentum now (capacity minus calls in the window; 0 while blocked)' }),
+      capacity: z.int(),
+      windowMs: z.int(),
+      used: z.int().meta({ description: 'Calls in the current sliding window, over every instance' }),
+      nextFreeAt: time.meta({ description: 'When the next call may go' }),
+      blockedUntil: time.nullable().meta({ description: 'Set after a 429 (or rate-limit headers saying the budget is spent)' }),
+    })
     .nullable()
-    .meta({ description: 'The Momentum token bucket; null when pacing is off' }),
+    .meta({ description: "Momentum's budget; null when pacing is off" }),
 });
 
 export const openApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });

@@ -82,6 +82,7 @@ export function normaliseGenericEvent(body: GenericCalendarEvent): CalendarEvent
     organizerEmail: body.organizer.email,
     attendees: [...organizer, ...body.attendees.map((attendee) => ({ email: attendee.email, ...(attendee.name ? { name: attendee.name } : {}) }))],
     ...(body.salesforce && Object.values(body.salesforce).some((id) => id !== undefined) ? { explicitIds: stripUndefined(body.salesforce) } : {}),
+    ...(body.updated ? { updated: body.updated } : {}),
   };
 }
 

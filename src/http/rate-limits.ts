@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
 import { AppError } from '../errors.ts';
-import type { RateLimit } from '../jobs/rate-limiter.ts';
+import type { RateLimit } from '../jobs/pacer.ts';
 import type { Logger } from '../logger.ts';
 
 /**

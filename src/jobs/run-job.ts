@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.ts';
-import type { AttemptRecord, Job, JobOutcome, Store } from '../store/types.ts';
+import { isValueRefusal } from '../store/store-refusal.ts';
+import type { AttemptRecord, FinishJob, Job, JobOutcome, Store } from '../store/types.ts';
 import { toJobOutcome } from './job-outcome.ts';
 import type { JobRegistry } from './registry.ts';
 import type { HandlerResult, JobContext } from './types.ts';
@@ -52,18 +53,21 @@ export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): P
   if (isAbandoned()) return;
 
   const decidedAt = deps.now();
-  const outcome = toJobOutcome(result, { attempt, retrySchedule: deps.retrySchedule, now: decidedAt, random: deps.random });
+  let outcome = toJobOutcome(result, { attempt, retrySchedule: deps.retrySchedule, now: decidedAt, random: deps.random });
   const record = outcome.state === 'deferred' ? undefined : (result.attempt ?? defaultAttempt(result, startedAt, decidedAt));
+  const finish: FinishJob = {
+    jobId: job.id,
+    leaseOwner: deps.owner,
+    outcome,
+    ...(record && { attempt: record }),
+    ...(result.enqueue && { enqueue: result.enqueue }),
+    ...(result.eventUpdate && { eventUpdate: result.eventUpdate }),
+    // A paced job holds a call slot from its claim: kept when the call may have gone out, else given back.
+    ...(job.rateKey !== null && { rateSlot: result.calledUpstream ? 'settle' : 'refund' }),
+  };
   let recorded: boolean;
   try {
-    const finishing = deps.store.finish({
-      jobId: job.id,
-      leaseOwner: deps.owner,
-      outcome,
-      ...(record && { attempt: record }),
-      ...(result.enqueue && { enqueue: result.enqueue }),
-      ...(result.eventUpdate && { eventUpdate: result.eventUpdate }),
-    });
+    const finishing = deps.store.finish(finish);
     // Freed once finish() is queued, so the worker's next claim joins the same SQLite group commit,
     // behind this outcome. An outcome that enqueues jobs is stored first: a job claimed ahead may
     // start in the freed slot at once, and must find a newer job of its key already pending to
@@ -75,9 +79,17 @@ export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): P
       recorded = await finishing;
     }
   } catch (error) {
-    // Nothing is lost: the lease expires and the job runs again (at least once).
-    logger.error('job outcome not stored; the job runs again when its lease expires', { error: messageOf(error) });
-    return;
+    if (!isValueRefusal(error)) {
+      // Nothing is lost: the lease expires and the job runs again (at least once).
+      logger.error('job outcome not stored; the job runs again when its lease expires', { error: messageOf(error) });
+      return;
+    }
+    // The database refuses what this outcome would write (a value it cannot hold): storing it again
+    // can never succeed, and running the job again would only loop. It ends dead with the reason.
+    const stored = await storeRefusedOutcome(deps, finish, messageOf(error), logger);
+    if (stored === undefined) return;
+    outcome = stored.outcome;
+    recorded = stored.recorded;
   }
 
   const event: JobFinishedEvent = {
@@ -95,6 +107,34 @@ export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): P
     deps.onJobFinished?.(event);
   } catch (error) {
     logger.error('onJobFinished listener failed', { error: messageOf(error) });
+  }
+}
+
+/** The refused outcome replaced by `dead` with the database's reason, keeping only what is safe to write. */
+async function storeRefusedOutcome(
+  deps: RunJobDeps,
+  refused: FinishJob,
+  error: string,
+  logger: Logger,
+): Promise<{ outcome: JobOutcome; recorded: boolean } | undefined> {
+  // The database's message names the rule, never the value; it is cut so the reason stays one line.
+  const reason = `outcome could not be stored: ${error.replaceAll('\u0000', '').slice(0, 500)}`;
+  const outcome: JobOutcome = { state: 'dead', reason };
+  const { attempt } = refused;
+  try {
+    const recorded = await deps.store.finish({
+      jobId: refused.jobId,
+      leaseOwner: refused.leaseOwner,
+      outcome,
+      ...(attempt && { attempt: { startedAt: attempt.startedAt, durationMs: attempt.durationMs, ...(attempt.status === undefined ? {} : { status: attempt.status }), errorClass: 'store_refused', responseExcerpt: reason } }),
+      ...(refused.eventUpdate && { eventUpdate: { eventId: refused.eventUpdate.eventId, state: 'failed' as const, reason } }),
+      ...(refused.rateSlot && { rateSlot: refused.rateSlot }),
+    });
+    logger.warn('job outcome refused by the store; the job ends dead', { error });
+    return { outcome, recorded };
+  } catch (fallbackError) {
+    logger.error('job outcome not stored; the job runs again when its lease expires', { error, fallbackError: messageOf(fallbackError) });
+    return undefined;
   }
 }
 

@@ -17,6 +17,11 @@ export type HandlerResult = (
   attempt?: AttemptRecord;
   enqueue?: NewJob[];
   eventUpdate?: { eventId: number; state: EventState; reason?: string };
+  /**
+   * Whether a call may have reached the upstream (sent, even if it failed or timed out). A paced
+   * job's call slot is kept when it did and given back when it did not (invalid, unchanged).
+   */
+  calledUpstream?: boolean;
 };
 
 export interface JobContext {
@@ -27,11 +32,3 @@ export interface JobContext {
 }
 
 export type JobHandler = (job: Job, context: JobContext) => Promise<HandlerResult>;
-
-/** Grants permission to call an upstream: 0 = go now, otherwise how many ms to wait. */
-export interface RateLimiter {
-  take(key: string): Promise<number>;
-  /** After a 429: no calls on `key` until `untilMs`. */
-  block(key: string, untilMs: number): Promise<void>;
-  state(key: string): Promise<{ tokens: number; capacity: number; blockedUntil: number | null } | undefined>;
-}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { requestContext, type Logger } from '../logger.ts';
 import type { Job, Store } from '../store/types.ts';
+import type { Pacer } from './pacer.ts';
 import { drainActiveJobs, type ActiveJob } from './active-jobs.ts';
 import { startLeaseKeeper } from './lease-keeper.ts';
 import { createRecentPace } from './recent-pace.ts';
@@ -35,6 +36,13 @@ export interface WorkerOptions {
   /** Longest idle wait before looking at the queue again (catches other processes' expired leases). */
   maxIdleMs?: number;
   onJobFinished?: (event: JobFinishedEvent) => void;
+  /** Every claim's jobs, for metrics (claims per delivered call, time waited for the budget). */
+  onJobsClaimed?: (jobs: readonly Job[], at: number) => void;
+  /**
+   * The budgets of paced jobs. Without it, jobs are claimed in priority order with no regard to
+   * any budget (tools and tests that run no paced work).
+   */
+  pacer?: Pacer;
 }
 
 export interface Worker {
@@ -55,7 +63,7 @@ const PREFETCH_DEFAULT = 32;
 const PREFETCH_WINDOW_DEFAULT_MS = 50;
 
 export function createWorker(options: WorkerOptions): Worker {
-  const { store, logger, concurrency, leaseMs } = options;
+  const { store, logger, concurrency, leaseMs, pacer } = options;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const now = options.now ?? Date.now;
   const maxIdleMs = options.maxIdleMs ?? 5_000;
@@ -110,11 +118,13 @@ export function createWorker(options: WorkerOptions): Worker {
       if (wanted <= 0) return;
       let jobs: Job[];
       try {
-        jobs = await store.claim({ owner, limit: wanted, leaseMs, now: now() });
+        // Paced jobs only for free slots: one is claimed to start at once, with its call slot.
+        jobs = await store.claim({ owner, limit: wanted, leaseMs, now: now(), ...(pacer && { pacing: pacer.claimPacing(Math.max(0, room)) }) });
       } catch (error) {
         logger.error('claiming jobs failed', { owner, error: messageOf(error) });
         return arm(maxIdleMs);
       }
+      if (jobs.length > 0) notifyClaimed(jobs);
       // Claimed while stop() began: not started, stop() releases their leases.
       if (state !== 'running') return;
       for (const job of jobs) {
@@ -131,6 +141,14 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       if (jobs.length > 0) idleBackoffMs = MIN_IDLE_MS;
       if (jobs.length < wanted) return armFromQueue();
+    }
+  }
+
+  function notifyClaimed(jobs: readonly Job[]): void {
+    try {
+      options.onJobsClaimed?.(jobs, now());
+    } catch (error) {
+      logger.error('onJobsClaimed listener failed', { owner, error: messageOf(error) });
     }
   }
 
@@ -178,7 +196,7 @@ export function createWorker(options: WorkerOptions): Worker {
   async function supersededWhileWaiting(job: Job): Promise<boolean> {
     const newer = await store.pendingOfKey(job.coalesceKey as string);
     if (newer === undefined) return false;
-    await store.finish({ jobId: job.id, leaseOwner: owner, outcome: { state: 'deferred', runAt: now() } });
+    await store.finish({ jobId: job.id, leaseOwner: owner, outcome: { state: 'deferred', runAt: now() }, ...(job.rateKey !== null && { rateSlot: 'refund' as const }) });
     logger.info('job superseded while it waited to run', { owner, jobId: job.id, kind: job.kind, supersededBy: newer });
     return true;
   }
@@ -186,7 +204,7 @@ export function createWorker(options: WorkerOptions): Worker {
   async function armFromQueue(): Promise<void> {
     let dueAt: number | undefined;
     try {
-      dueAt = await store.nextDueAt();
+      dueAt = await store.nextDueAt(pacer?.claimPacing(concurrency));
     } catch (error) {
       logger.error('reading the next due job failed', { owner, error: messageOf(error) });
     }

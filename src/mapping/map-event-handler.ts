@@ -2,19 +2,30 @@ import { z } from 'zod';
 import type { HandlerResult, JobHandler } from '../jobs/types.ts';
 import type { Logger } from '../logger.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
+import { remapJob } from '../momentum/delivery-jobs.ts';
 import { isSalesforceLookupError, type SalesforceDirectory } from '../salesforce/directory.ts';
 import type { InboundEvent, NewJob, Store } from '../store/types.ts';
 import { UnmappableEventError, type EventMapper } from './event-mapper.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
 import type { MappingRules } from './rules-schema.ts';
 import { createSalesforceEventMapper } from './salesforce-event-mapper.ts';
+import { sourceRecordKey, sourceVersionOf } from './source-record.ts';
+
+function versionOf(event: InboundEvent): { sourceVersion?: number } {
+  const sourceVersion = sourceVersionOf(event);
+  return sourceVersion === undefined ? {} : { sourceVersion };
+}
 
 export const MAP_EVENT_JOB = 'map-event';
-export const REMAP_JOB = 'remap';
+export { REMAP_JOB } from '../momentum/delivery-jobs.ts';
 
-/** The one job every new inbound event gets: map it (whatever its source) with today's rules. */
-export function mapEventJobs(event: Pick<InboundEvent, 'id'>): NewJob[] {
-  return [{ kind: MAP_EVENT_JOB, payload: { eventId: event.id }, eventId: event.id }];
+/**
+ * The one job every new inbound event gets: map it (whatever its source) with today's rules. The
+ * states of one source record are mapped one at a time (their serial key), never side by side.
+ */
+export function mapEventJobs(event: Pick<InboundEvent, 'id' | 'source' | 'parsedPayload'>): NewJob[] {
+  const serialKey = sourceRecordKey(event);
+  return [{ kind: MAP_EVENT_JOB, payload: { eventId: event.id }, eventId: event.id, ...(serialKey === undefined ? {} : { serialKey }) }];
 }
 
 const mapEventPayloadSchema = z.object({ eventId: z.number().int().positive() });
@@ -74,7 +85,7 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     } catch (error) {
       if (isSalesforceLookupError(error)) {
         count(event.source, 'lookup_failed', 'none');
-        // Never dropped: the worker retries on its schedule (issue 4, "CRM lookups").
+        // Never dropped: a CRM lookup that failed is retried on the worker's schedule.
         return {
           kind: 'retryable',
           error: error.message,
@@ -97,7 +108,7 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     return {
       kind: 'succeeded',
       result: { coalesceKey: outcome.coalesceKey },
-      enqueue: [{ kind: REMAP_JOB, payload: { request: outcome.request, flags: outcome.flags }, coalesceKey: outcome.coalesceKey, eventId }],
+      enqueue: [remapJob(outcome.request, outcome.flags, { eventId, ...versionOf(event) })],
       eventUpdate: { eventId, state: 'mapped' },
     };
   };

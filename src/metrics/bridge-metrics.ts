@@ -1,5 +1,5 @@
 import type { JobFinishedEvent } from '../jobs/run-job.ts';
-import type { AttemptRecord } from '../store/types.ts';
+import type { AttemptRecord, Job } from '../store/types.ts';
 
 /**
  * What the bridge reports for its metrics. Routes, the worker and the mapping handler get this
@@ -19,6 +19,8 @@ export interface JobMetrics {
   jobsEnqueued(kind: string, count: number): void;
   /** One run of a job ended (the worker's onJobFinished). */
   jobFinished(event: JobFinishedEvent): void;
+  /** Jobs one claim took (the worker's onJobsClaimed), at `at`. */
+  jobsClaimed(jobs: readonly Job[], at: number): void;
 }
 
 export type MappingResult = 'remap' | 'skipped' | 'failed' | 'lookup_failed';
@@ -35,6 +37,7 @@ export const noopMetrics: BridgeMetrics = {
   inboundNotifications: () => {},
   jobsEnqueued: () => {},
   jobFinished: () => {},
+  jobsClaimed: () => {},
   mappingOutcome: () => {},
 };
 

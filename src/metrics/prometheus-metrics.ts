@@ -68,9 +68,15 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
   });
   const rateLimitWait = new Histogram({
     name: 'bridge_rate_limit_wait_seconds',
-    help: 'Pacing deferrals: how long a job was told to wait for a Momentum rate-limit token, by kind',
+    help: "Paced jobs (Momentum calls): how long a job waited past its run time for a slot of Momentum's budget, observed when it was claimed, by kind",
     labelNames: ['kind'],
     buckets: WAIT_SECONDS,
+    registers,
+  });
+  const jobClaims = new Counter({
+    name: 'bridge_job_claims_total',
+    help: 'Jobs claimed by the worker, by kind; for a paced kind, claims per delivered call is this over bridge_attempts_total',
+    labelNames: ['kind'],
     registers,
   });
   const mappingOutcomes = new Counter({
@@ -97,7 +103,12 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
         attempts.inc({ kind, status_class: statusClass(event.attempt) });
         attemptDuration.observe({ kind }, event.attempt.durationMs / 1000);
       }
-      if (event.deferredMs !== undefined) rateLimitWait.observe({ kind }, event.deferredMs / 1000);
+    },
+    jobsClaimed: (jobs, at) => {
+      for (const job of jobs) {
+        jobClaims.inc({ kind: job.kind });
+        if (job.rateKey !== null) rateLimitWait.observe({ kind: job.kind }, Math.max(0, at - job.runAt) / 1000);
+      }
     },
     mappingOutcome: (source, result, rule) => mappingOutcomes.inc({ source, result, rule }),
   };

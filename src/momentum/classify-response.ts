@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errorExcerpt } from './error-excerpt.ts';
+import { parseRateLimitHeaders, type RateLimitHint } from './rate-limit-headers.ts';
 import { remapResponseSchema } from './schemas.ts';
 
 /**
@@ -8,11 +9,11 @@ import { remapResponseSchema } from './schemas.ts';
  */
 export type MomentumOutcome =
   /** 2xx. `requestId` when the body carried one. */
-  | { kind: 'success'; status: number; requestId?: string; body: unknown }
+  | { kind: 'success'; status: number; requestId?: string; body: unknown; rateLimit?: RateLimitHint }
   /** 2xx with `accepted: false`: Momentum refused it; retrying will not help (protocols.md §1). */
   | { kind: 'rejected'; status: number; requestId?: string; excerpt: string }
   /** Any other status. `retryAfter` is the raw header. */
-  | { kind: 'http_error'; status: number; retryAfter?: string; requestId?: string; excerpt: string }
+  | { kind: 'http_error'; status: number; retryAfter?: string; requestId?: string; excerpt: string; rateLimit?: RateLimitHint }
   | { kind: 'network'; message: string; code?: string }
   | { kind: 'timeout'; message: string }
   /** The caller's own signal stopped the call (worker shutdown, lost lease). */
@@ -31,12 +32,14 @@ function parseJson(text: string): unknown {
   }
 }
 
-export function classifyResponse(status: number, headers: IncomingHttpHeaders, text: string, expectRemapResponse: boolean): MomentumOutcome {
+export function classifyResponse(status: number, headers: IncomingHttpHeaders, text: string, expectRemapResponse: boolean, now = Date.now()): MomentumOutcome {
   const json = parseJson(text);
+  const hint = parseRateLimitHeaders(headers, now);
+  const rateLimit = hint === undefined ? {} : { rateLimit: hint };
   const bodyRequestId = (json as { requestId?: unknown } | undefined)?.requestId;
   const requestId = typeof bodyRequestId === 'string' ? bodyRequestId : header(headers, 'x-request-id');
   if (status < 200 || status >= 300) {
-    return { kind: 'http_error', status, retryAfter: header(headers, 'retry-after'), requestId, excerpt: errorExcerpt(text) };
+    return { kind: 'http_error', status, retryAfter: header(headers, 'retry-after'), requestId, excerpt: errorExcerpt(text), ...rateLimit };
   }
   // The success code is undocumented: any 2xx is success unless the body says `accepted: false`.
   if ((json as { accepted?: unknown } | undefined)?.accepted === false) {
@@ -44,10 +47,10 @@ export function classifyResponse(status: number, headers: IncomingHttpHeaders, t
   }
   if (expectRemapResponse) {
     const parsed = remapResponseSchema.safeParse(json);
-    if (parsed.success) return { kind: 'success', status, requestId: parsed.data.requestId, body: parsed.data };
+    if (parsed.success) return { kind: 'success', status, requestId: parsed.data.requestId, body: parsed.data, ...rateLimit };
   }
   // A 2xx whose body is not the documented shape still means "received": re-sending could duplicate.
-  return { kind: 'success', status, requestId, body: json ?? text };
+  return { kind: 'success', status, requestId, body: json ?? text, ...rateLimit };
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);

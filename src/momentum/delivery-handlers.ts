@@ -2,7 +2,7 @@ import type { JobContext, JobHandler } from '../jobs/types.ts';
 import type { Logger } from '../logger.ts';
 import type { Job, Store } from '../store/types.ts';
 import type { MomentumCallResult, MomentumClient } from './client.ts';
-import { invalidRequest, takeTurn, toHandlerResult, type PacingDeps } from './delivery-outcome.ts';
+import { invalidRequest, toHandlerResult, type PacingDeps } from './delivery-outcome.ts';
 import { describeIssues, importDeliveryPayloadSchema, remapDeliveryPayloadSchema, type RemapDeliveryPayload } from './schemas.ts';
 
 export { remapCoalesceKey } from './remap-coalesce-key.ts';
@@ -17,7 +17,7 @@ export interface RemapHandlerDeps extends DeliveryDeps {
   store: Pick<Store, 'lastSucceeded'>;
 }
 
-/** `remap` jobs: validate, skip if unchanged, pace, send, classify (issue 3 and issue 4). */
+/** `remap` jobs: validate, skip if unchanged, send (the claim already took the call's slot), classify. */
 export function createRemapHandler(deps: RemapHandlerDeps): JobHandler {
   return async (job, context) => {
     const parsed = remapDeliveryPayloadSchema.safeParse(job.payload);
@@ -33,22 +33,18 @@ export function createRemapHandler(deps: RemapHandlerDeps): JobHandler {
       }
     }
 
-    const deferred = await takeTurn(deps, context.now());
-    if (deferred) return deferred;
     const result = await deps.client.remap(payload.request, payload.flags, { idempotencyKey: String(job.id), signal: context.signal });
     logCall(deps.logger, 'remap', job, result);
     return toHandlerResult(result, deps, context.now());
   };
 }
 
-/** `import` jobs: validate, pace, send, classify. */
+/** `import` jobs: validate, send (the claim already took the call's slot), classify. */
 export function createImportHandler(deps: DeliveryDeps): JobHandler {
   return async (job, context) => {
     const parsed = importDeliveryPayloadSchema.safeParse(job.payload);
     if (!parsed.success) return invalid(deps.logger, job, 'import', describeIssues(parsed.error), context);
 
-    const deferred = await takeTurn(deps, context.now());
-    if (deferred) return deferred;
     const result = await deps.client.importMeeting(parsed.data.request, { idempotencyKey: String(job.id), signal: context.signal });
     logCall(deps.logger, 'import', job, result);
     return toHandlerResult(result, deps, context.now());
@@ -60,11 +56,10 @@ function invalid(logger: Logger, job: Job, kind: string, issues: string, context
   return invalidRequest(issues, context.now());
 }
 
-/** "Exactly the same request body and flags" as the last remap Momentum accepted for this meeting. */
 /**
- * Issue 4: a meeting whose last forwarded remap "carried exactly the same Salesforce ids and
- * flags" is not re-sent. The meeting itself is the same by construction (same coalescing key);
- * a new title or host alone is no reason to remap it again.
+ * A meeting whose last forwarded remap carried exactly the same Salesforce ids and flags is not
+ * re-sent. The meeting itself is the same by construction (same coalescing key); a new title or
+ * host alone is no reason to remap it again.
  */
 function sameRemap(previousPayload: unknown, current: RemapDeliveryPayload): boolean {
   const previous = remapDeliveryPayloadSchema.safeParse(previousPayload);

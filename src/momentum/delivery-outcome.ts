@@ -1,22 +1,18 @@
-import type { HandlerResult, RateLimiter } from '../jobs/types.ts';
+import type { Pacer } from '../jobs/pacer.ts';
+import type { HandlerResult } from '../jobs/types.ts';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter, SLOW_DOWN_MIN_DELAY_MS } from '../jobs/retry-policy.ts';
 import type { AttemptRecord } from '../store/types.ts';
 import type { MomentumCallResult } from './client.ts';
+import type { RateLimitHint } from './rate-limit-headers.ts';
 
 /** Worth another try (issue 3); every other non-2xx status is final. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 export interface PacingDeps {
-  /** Absent when MOMENTUM_RATE_LIMIT=off. */
-  rateLimiter?: RateLimiter;
-  /** The bucket: Momentum's limit is per API key over all endpoints, so remap and import share one. */
+  /** The budgets; a job's call slot was taken when it was claimed, so handlers only report and block. */
+  pacer?: Pacer;
+  /** The budget: Momentum's limit is per API key over all endpoints, so remap and import share one. */
   rateKey: string;
-}
-
-/** A token, or the time to come back: a deferral does not count as an attempt. */
-export async function takeTurn(pacing: PacingDeps, now: number): Promise<HandlerResult | undefined> {
-  const waitMs = pacing.rateLimiter ? await pacing.rateLimiter.take(pacing.rateKey) : 0;
-  return waitMs > 0 ? { kind: 'deferred', runAt: now + waitMs } : undefined;
 }
 
 /** A request that fails its own schema is dead at once and never sent; the attempt log says why. */
@@ -45,8 +41,31 @@ function attemptOf(result: MomentumCallResult): AttemptRecord {
   }
 }
 
-/** Turns one call's outcome into what the worker needs; a 429 also empties the shared bucket. */
+/**
+ * Turns one call's outcome into what the worker needs. Every call counts against the budget, so
+ * the result says it was made. A 429, or headers saying the budget is spent (someone else may use
+ * the same API key), block the budget for every instance until it refills.
+ */
 export async function toHandlerResult(result: MomentumCallResult, pacing: PacingDeps, now: number): Promise<HandlerResult> {
+  const handled = classify(result, now);
+  const hint = result.kind === 'success' || result.kind === 'http_error' ? result.rateLimit : undefined;
+  let blockUntil: number | undefined;
+  if (result.kind === 'http_error' && result.status === 429) {
+    // Nobody on this key may call until Retry-After (or 60 s), capped like the worker caps
+    // Retry-After so a hostile header cannot stall the bridge for days.
+    const retryAfterMs = parseRetryAfter(result.retryAfter, now);
+    blockUntil = now + Math.min(retryAfterMs ?? hintDelay(hint, now) ?? SLOW_DOWN_MIN_DELAY_MS, MAX_RETRY_AFTER_MS);
+  } else if (hint !== undefined && hint.remaining === 0 && hint.resetAt !== undefined && hint.resetAt > now) {
+    blockUntil = now + Math.min(hint.resetAt - now, MAX_RETRY_AFTER_MS);
+  }
+  if (blockUntil !== undefined) await pacing.pacer?.block(pacing.rateKey, blockUntil);
+  return { ...handled, calledUpstream: true };
+}
+
+const hintDelay = (hint: RateLimitHint | undefined, now: number): number | undefined =>
+  hint?.resetAt !== undefined && hint.resetAt > now ? hint.resetAt - now : undefined;
+
+function classify(result: MomentumCallResult, now: number): HandlerResult {
   const attempt = attemptOf(result);
   switch (result.kind) {
     case 'success':
@@ -66,9 +85,5 @@ export async function toHandlerResult(result: MomentumCallResult, pacing: Pacing
   if (!RETRYABLE_STATUSES.has(result.status)) return { kind: 'final', state: 'dead', reason: summary, attempt };
   const retryAfterMs = parseRetryAfter(result.retryAfter, now);
   if (result.status !== 429) return { kind: 'retryable', error: summary, retryAfterMs, attempt };
-  // Momentum's limit is per key: nobody on this key may call until Retry-After (or 60 s), capped
-  // like the worker caps Retry-After so a hostile header cannot stall the bridge for days.
-  const blockMs = Math.min(retryAfterMs ?? SLOW_DOWN_MIN_DELAY_MS, MAX_RETRY_AFTER_MS);
-  await pacing.rateLimiter?.block(pacing.rateKey, now + blockMs);
   return { kind: 'retryable', error: summary, retryAfterMs, minDelayMs: SLOW_DOWN_MIN_DELAY_MS, attempt };
 }

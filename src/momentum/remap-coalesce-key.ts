@@ -1,11 +1,17 @@
+import { boundKey } from '../store/store-values.ts';
 import type { RemapRequest } from './schemas.ts';
 
 /**
- * The meeting a remap is about, as a coalescing key (issue 3): remaps of one meeting supersede
- * each other while pending and never run at the same time. Source first (the strongest identity),
- * then Momentum's own id, else host + start + title.
+ * The meeting a remap is about, as a coalescing key: remaps of one meeting supersede each other
+ * while pending and never run at the same time. Source first (the strongest identity), then
+ * Momentum's own id, else host + start + title. Bounded (a hash past 200 characters), so a
+ * 6 000-character title still makes a key every index can hold.
  */
 export function remapCoalesceKey(request: RemapRequest): string {
+  return boundKey(unboundedKey(request));
+}
+
+function unboundedKey(request: RemapRequest): string {
   if (request.source) return `source:${request.source.type}:${request.source.id}`;
   const details = request.meetingDetails;
   if (details?.momentumMeetingId !== undefined) return `momentum:${details.momentumMeetingId}`;

@@ -1,4 +1,4 @@
-import { toJson, truncateExcerpt } from './store-values.ts';
+import { boundKey, toJson, truncateExcerpt } from './store-values.ts';
 import type { AttemptRecord, FinishJob, NewJob } from './types.ts';
 
 /** Engine-neutral decisions about jobs; each engine only runs the SQL. */
@@ -6,23 +6,36 @@ import type { AttemptRecord, FinishJob, NewJob } from './types.ts';
 export interface Candidate {
   id: number;
   coalesceKey: string | null;
+  serialKey: string | null;
+  rateKey: string | null;
+  priority: number;
   runAt: number;
 }
 
 /**
- * From the expired-lease and pending candidates, the jobs to claim: oldest run_at first, never two
- * of one key (issue 3: "jobs with the same key never run at the same time").
+ * From the expired-lease and pending candidates, the jobs to claim: lowest priority class first,
+ * then oldest run_at; never two of one coalescing or serial key (jobs with the same key never run
+ * at the same time); never more jobs of a budget than `slots` grants it (a key absent from `slots`
+ * is not paced).
  */
-export function pickClaimable(candidates: Candidate[], limit: number): Candidate[] {
-  const sorted = [...candidates].sort((a, b) => a.runAt - b.runAt || a.id - b.id);
+export function pickClaimable(candidates: Candidate[], limit: number, slots: ReadonlyMap<string, number> = new Map()): Candidate[] {
+  const sorted = [...candidates].sort((a, b) => a.priority - b.priority || a.runAt - b.runAt || a.id - b.id);
   const keys = new Set<string>();
+  const left = new Map(slots);
   const picked: Candidate[] = [];
+  const seen = new Set<number>();
   for (const candidate of sorted) {
     if (picked.length >= limit) break;
-    if (candidate.coalesceKey !== null) {
-      if (keys.has(candidate.coalesceKey)) continue;
-      keys.add(candidate.coalesceKey);
-    }
+    if (seen.has(candidate.id)) continue;
+    const budget = candidate.rateKey === null ? undefined : left.get(candidate.rateKey);
+    if (budget !== undefined && budget <= 0) continue;
+    const own = [candidate.coalesceKey === null ? null : `c:${candidate.coalesceKey}`, candidate.serialKey === null ? null : `s:${candidate.serialKey}`].filter(
+      (key): key is string => key !== null,
+    );
+    if (own.some((key) => keys.has(key))) continue;
+    for (const key of own) keys.add(key);
+    if (budget !== undefined) left.set(candidate.rateKey as string, budget - 1);
+    seen.add(candidate.id);
     picked.push(candidate);
   }
   return picked;
@@ -63,7 +76,7 @@ export function attemptParams(attempt: AttemptRecord): [number, number, number |
 /** The distinct coalescing keys a set of jobs will lock, sorted so concurrent transactions lock in one order. */
 export function keysOf(jobs: readonly NewJob[], extra: Array<string | null> = []): string[] {
   const keys = new Set<string>();
-  for (const job of jobs) if (job.coalesceKey !== undefined) keys.add(job.coalesceKey);
+  for (const job of jobs) if (job.coalesceKey !== undefined) keys.add(boundKey(job.coalesceKey));
   for (const key of extra) if (key !== null) keys.add(key);
   return [...keys].sort();
 }

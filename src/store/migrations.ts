@@ -110,6 +110,47 @@ const MIGRATIONS: Migration[] = [
     ],
   },
   { version: 3, name: GOOGLE_CHANNELS_MIGRATION.name, statements: [...GOOGLE_CHANNELS_MIGRATION.statements] },
+  {
+    version: 4,
+    name: 'pacing log, priority classes, meeting versions, serial keys',
+    statements: [
+      // The upstream budget a job draws from (Momentum's per-key limit); NULL for jobs that call no paced upstream.
+      `ALTER TABLE jobs ADD COLUMN rate_key TEXT`,
+      // 0 operator actions, 1 live changes, 2 bulk work: a claim takes the lowest class first.
+      `ALTER TABLE jobs ADD COLUMN priority {int} NOT NULL DEFAULT 1`,
+      // Jobs sharing a serial key never run at the same time but, unlike a coalescing key, never replace each other.
+      `ALTER TABLE jobs ADD COLUMN serial_key TEXT`,
+      // The source's own version of the state a job carries (epoch ms), when the source has one.
+      `ALTER TABLE jobs ADD COLUMN source_version {bigint}`,
+      `DROP INDEX jobs_pending_due`,
+      // The claim walks one budget (or the unpaced jobs) in priority, run_at, id order and stops at LIMIT.
+      `CREATE INDEX jobs_pending_due ON jobs (rate_key, priority, run_at, id) WHERE state = 'pending'`,
+      `CREATE INDEX jobs_running_serial ON jobs (serial_key) WHERE state = 'running' AND serial_key IS NOT NULL`,
+      // One row per call that may have reached the upstream: its time is when it was sent (or, once
+      // settled, when its answer came back), so no window of the budget's length ever holds more.
+      `CREATE TABLE rate_slots (
+        id {id},
+        key TEXT NOT NULL,
+        job_id {bigint},
+        at {bigint} NOT NULL
+      )`,
+      `CREATE INDEX rate_slots_key_at ON rate_slots (key, at)`,
+      `CREATE INDEX rate_slots_job ON rate_slots (job_id) WHERE job_id IS NOT NULL`,
+      // Per budget: the row the pacer locks, and the block a 429 (or an exhausted header) imposes.
+      `CREATE TABLE rate_limits (
+        key TEXT PRIMARY KEY,
+        blocked_until {bigint}
+      )`,
+      // The newest source state seen per meeting: a remap made from an older state never supersedes it.
+      `CREATE TABLE meeting_versions (
+        coalesce_key TEXT PRIMARY KEY,
+        source_version {bigint},
+        event_id {bigint} NOT NULL,
+        job_id {bigint} NOT NULL
+      )`,
+      `DROP TABLE rate_buckets`,
+    ],
+  },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

@@ -1,10 +1,13 @@
-import { attemptParams, finishParams, finishWakes, keysOf, pickClaimable } from './job-rules.ts';
+import { attemptParams, finishParams, finishWakes, keysOf, pickClaimable, type Candidate } from './job-rules.ts';
+import { isOlderState, meetingVersionOf, staleReason } from './meeting-order.ts';
+import { freeSlots } from './rate-log.ts';
 import type { Client } from './postgres-pool.ts';
 import { PG } from './postgres-sql.ts';
-import { candidateFromRow, coalesceKeyOf, jobFromRow, type Row } from './row-mappers.ts';
+import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, type Row } from './row-mappers.ts';
 import { SQL } from './sql.ts';
-import { toJson } from './store-values.ts';
-import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob } from './types.ts';
+import { boundKey, toJson } from './store-values.ts';
+import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from './types.ts';
+import { JOB_PRIORITY } from './types.ts';
 
 /** The PostgreSQL engine's write operations, each run inside a transaction by postgres-store.ts. */
 
@@ -18,16 +21,24 @@ export async function lockKeys(client: Client, keys: string[]): Promise<void> {
 /**
  * Inserts jobs with coalescing, set-based. Within the batch a later job of a key supersedes the
  * earlier one; the key's job already pending is superseded by the batch's first job of that key,
- * exactly as if the jobs had been enqueued one by one. Callers hold the key locks.
+ * exactly as if the jobs had been enqueued one by one. A job made from an older state of its
+ * meeting than one already queued or sent (meeting-order.ts) is stored superseded and replaces
+ * nothing. Callers hold the key locks.
  */
-export async function enqueueJobs(client: Client, jobs: readonly NewJob[], now: number): Promise<Job[]> {
-  if (jobs.length === 0) return [];
+export async function enqueueJobs(client: Client, input: readonly NewJob[], now: number): Promise<Job[]> {
+  if (input.length === 0) return [];
+  const jobs = input.map((job) => ({
+    ...job,
+    ...(job.coalesceKey === undefined ? {} : { coalesceKey: boundKey(job.coalesceKey) }),
+    ...(job.serialKey === undefined ? {} : { serialKey: boundKey(job.serialKey) }),
+  }));
   const ids = (await rows(client, PG.nextJobIds, [jobs.length])).map((row) => Number(row.id));
-  const supersededBy: Array<number | null> = jobs.map(() => null);
+  const staleFor = await staleJobs(client, jobs, ids);
+  const supersededBy: Array<number | null> = jobs.map((_, index) => staleFor[index] ?? null);
   const firstOfKey = new Map<string, number>();
   const previousOfKey = new Map<string, number>();
   jobs.forEach((job, index) => {
-    if (job.coalesceKey === undefined) return;
+    if (job.coalesceKey === undefined || staleFor[index] !== null) return;
     const previous = previousOfKey.get(job.coalesceKey);
     if (previous === undefined) firstOfKey.set(job.coalesceKey, ids[index] as number);
     else supersededBy[previous] = ids[index] as number;
@@ -45,9 +56,43 @@ export async function enqueueJobs(client: Client, jobs: readonly NewJob[], now: 
     supersededBy,
     jobs.map((job) => job.replayOf ?? null),
     now,
+    jobs.map((job) => job.rateKey ?? null),
+    jobs.map((job) => job.priority ?? JOB_PRIORITY.live),
+    jobs.map((job) => job.serialKey ?? null),
+    jobs.map((job) => job.sourceVersion ?? null),
+    staleFor.map((newer) => (newer === null ? null : staleReason(newer))),
   ]);
   const byId = new Map(inserted.map((row) => [Number(row.id), jobFromRow(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * Per job, the job carrying a newer state of its meeting (then this one is stale), else null; and
+ * the newest state per key is recorded for the jobs that are not stale, in batch order.
+ */
+async function staleJobs(client: Client, jobs: readonly NewJob[], ids: readonly number[]): Promise<Array<number | null>> {
+  const versions = jobs.map(meetingVersionOf);
+  const keys = [...new Set(jobs.flatMap((job, index) => (versions[index] && job.coalesceKey !== undefined ? [job.coalesceKey] : [])))];
+  if (keys.length === 0) return jobs.map(() => null);
+  const newest = new Map((await rows(client, PG.meetingVersions, [keys])).map((row) => [String(row.coalesce_key), meetingVersionFromRow(row)!]));
+  const stale = jobs.map((job, index) => {
+    const version = versions[index];
+    if (version === undefined || job.coalesceKey === undefined) return null;
+    const current = newest.get(job.coalesceKey);
+    if (current !== undefined && isOlderState(version, current)) return current.jobId;
+    newest.set(job.coalesceKey, { ...version, jobId: ids[index] as number });
+    return null;
+  });
+  const updates = [...newest.entries()].filter(([, version]) => ids.includes(version.jobId));
+  if (updates.length > 0) {
+    await client.query(PG.putMeetingVersions, [
+      updates.map(([key]) => key),
+      updates.map(([, version]) => version.sourceVersion),
+      updates.map(([, version]) => version.eventId),
+      updates.map(([, version]) => version.jobId),
+    ]);
+  }
+  return stale;
 }
 
 export async function ingestMessage(client: Client, message: NewInboundMessage, jobsFor: (event: InboundEvent) => NewJob[], now: number): Promise<IngestResult & { jobCount: number }> {
@@ -57,16 +102,17 @@ export async function ingestMessage(client: Client, message: NewInboundMessage, 
   const messageId = Number(messageRow?.id);
   // A key repeated inside one message is a duplicate of its first occurrence.
   const seen = new Set<string>();
-  const firsts = message.events.filter((event) => !seen.has(event.dedupeKey) && seen.add(event.dedupeKey));
+  const bounded = message.events.map((event) => ({ ...event, dedupeKey: boundKey(event.dedupeKey) }));
+  const firsts = bounded.filter((event) => !seen.has(event.dedupeKey) && seen.add(event.dedupeKey));
   const insertedIds = new Map(
     (await rows(client, PG.insertEvents, [messageId, message.source, senderId, firsts.map((e) => e.dedupeKey), firsts.map((e) => toJson(e.parsedPayload)), receivedAt])).map((row) => [String(row.dedupe_key), Number(row.id)]),
   );
   const created: InboundEvent[] = [];
   const duplicates: string[] = [];
-  for (const event of message.events) {
+  for (const [index, event] of bounded.entries()) {
     const id = insertedIds.get(event.dedupeKey);
     // Deleting marks the key used: a second occurrence in this message is a duplicate.
-    if (id === undefined) duplicates.push(event.dedupeKey);
+    if (id === undefined) duplicates.push(message.events[index]?.dedupeKey ?? event.dedupeKey);
     else {
       insertedIds.delete(event.dedupeKey);
       created.push({ id, messageId, source: message.source, senderId, dedupeKey: event.dedupeKey, parsedPayload: event.parsedPayload, receivedAt, state: 'received', stateReason: null });
@@ -80,15 +126,54 @@ export async function ingestMessage(client: Client, message: NewInboundMessage, 
 
 
 export async function claimJobs(client: Client, options: ClaimOptions & { now: number }): Promise<Job[]> {
-  const { owner, limit, leaseMs, now } = options;
+  const { owner, limit, leaseMs, now, pacing } = options;
   if (limit <= 0) return [];
   await client.query(PG.lockClaim);
-  const candidates = [...(await rows(client, PG.claimExpired, [now, limit])), ...(await rows(client, PG.claimPending, [now, limit]))].map(candidateFromRow);
-  const picked = pickClaimable(candidates, limit);
+  const candidates: Candidate[] = [];
+  const slots = new Map<string, number>();
+  let clock = now;
+  if (pacing === undefined) {
+    candidates.push(...[...(await rows(client, PG.claimExpired, [now, limit])), ...(await rows(client, PG.claimPending, [now, limit]))].map(candidateFromRow));
+  } else {
+    candidates.push(...[...(await rows(client, PG.claimExpiredUnpaced, [now, limit])), ...(await rows(client, PG.claimPendingUnpaced, [now, limit]))].map(candidateFromRow));
+    // Read after the claim lock: every instance's claims take slots one after another on one clock.
+    if (pacing.budgets.some((budget) => budget.limit !== undefined)) clock = Number((await rows(client, PG.clock, []))[0]?.now);
+    for (const budget of pacing.budgets) {
+      let room = limit;
+      if (budget.limit !== undefined) {
+        await client.query(SQL.pruneSlots, [budget.key, clock - budget.limit.windowMs]);
+        const times = (await rows(client, SQL.slotTimes, [budget.key, clock - budget.limit.windowMs])).map((row) => Number(row.at));
+        const blocked = (await rows(client, SQL.getRateLimit, [budget.key]))[0]?.blocked_until;
+        room = Math.min(pacing.max, freeSlots(times, budget.limit, clock, blocked == null ? null : Number(blocked)).free);
+        slots.set(budget.key, room);
+      }
+      if (room > 0) {
+        candidates.push(
+          ...[...(await rows(client, PG.claimExpiredOf, [now, room, budget.key])), ...(await rows(client, PG.claimPendingOf, [now, room, budget.key]))].map(candidateFromRow),
+        );
+      }
+    }
+  }
+  const picked = pickClaimable(candidates, limit, slots);
   if (picked.length === 0) return [];
   const claimed = await rows(client, PG.markClaimed, [picked.map((job) => job.id), owner, now + leaseMs, now]);
+  // Each paced job's call slot, in the claim's transaction: the budget is spent before the job can run.
+  for (const key of slots.keys()) {
+    const ofKey = picked.filter((job) => job.rateKey === key).map((job) => job.id);
+    if (ofKey.length > 0) await client.query(PG.insertSlots, [key, ofKey, clock]);
+  }
   const byId = new Map(claimed.map((row) => [Number(row.id), jobFromRow(row)]));
   return picked.flatMap((job) => byId.get(job.id) ?? []);
+}
+
+/** A budget as the pacer sees it now, on the database's clock. */
+export async function readRateState(client: Pick<Client, 'query'>, key: string, requests: number, windowMs: number): Promise<RateState> {
+  const clock = Number((await client.query(PG.clock)).rows[0]?.now);
+  const times = ((await client.query(SQL.slotTimes, [key, clock - windowMs])).rows as Row[]).map((row) => Number(row.at));
+  const blocked = ((await client.query(SQL.getRateLimit, [key])).rows as Row[])[0]?.blocked_until;
+  const blockedUntil = blocked == null ? null : Number(blocked);
+  const { nextFreeAt } = freeSlots(times, { requests, windowMs }, clock, blockedUntil);
+  return { used: times.length, nextFreeAt, blockedUntil: blockedUntil !== null && blockedUntil > clock ? blockedUntil : null, at: clock };
 }
 
 export async function finishJob(client: Client, finish: FinishJob, now: number): Promise<{ finished: boolean; wake: boolean }> {
@@ -98,6 +183,8 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   await lockKeys(client, keysOf(finish.enqueue ?? [], [ownKey as string | null]));
   const [row] = await rows(client, PG.finish, [finish.jobId, finish.leaseOwner, ...finishParams(finish.outcome, finish.attempt !== undefined), now]);
   if (row === undefined) return { finished: false, wake: false };
+  if (finish.rateSlot === 'settle') await client.query(PG.settleSlot, [finish.jobId]);
+  else if (finish.rateSlot === 'refund') await client.query(SQL.refundSlot, [finish.jobId]);
   if (finish.attempt) await client.query(SQL.insertAttempt, [finish.jobId, ...attemptParams(finish.attempt)]);
   if (finish.enqueue?.length) await enqueueJobs(client, finish.enqueue, now);
   if (finish.eventUpdate) await client.query(SQL.updateEvent, [finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null]);
@@ -113,7 +200,17 @@ export function isPlainFinal(finish: FinishJob): boolean {
 /** PG.finishFinal's parameters: SQL.finish's, the attempt's, and the NOTIFY to send when the job had a key. */
 export function finishFinalParams(finish: FinishJob, now: number, notify: { channel: string; payload: string }): unknown[] {
   const attempt = finish.attempt ? attemptParams(finish.attempt) : [null, null, null, null, null, null];
-  return [finish.jobId, finish.leaseOwner, ...finishParams(finish.outcome, finish.attempt !== undefined), now, finish.attempt !== undefined, ...attempt, notify.channel, notify.payload];
+  return [
+    finish.jobId,
+    finish.leaseOwner,
+    ...finishParams(finish.outcome, finish.attempt !== undefined),
+    now,
+    finish.attempt !== undefined,
+    ...attempt,
+    notify.channel,
+    notify.payload,
+    finish.rateSlot ?? null,
+  ];
 }
 
 export async function releaseLeases(client: Client, owner: string, now: number): Promise<number> {

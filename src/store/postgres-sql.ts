@@ -7,6 +7,9 @@ const LOCK_KEY = 731001;
 const LOCK_CLAIM = 731002;
 const LOCK_MIGRATE = 731003;
 
+/** Now on the database's clock, in epoch ms, as the pacer reads it. */
+const DB_NOW = `CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)`;
+
 export const PG = {
   /** One lock per coalescing key, taken in the order given (callers sort) to avoid deadlocks. */
   lockKeys: `SELECT pg_advisory_xact_lock(${LOCK_KEY}, hashtext(k)) FROM unnest(CAST($1 AS TEXT[])) AS k`,
@@ -19,6 +22,17 @@ export const PG = {
 
   claimExpired: `${SQL.claimExpired} FOR UPDATE OF j SKIP LOCKED`,
   claimPending: `${SQL.claimPending} FOR UPDATE OF j SKIP LOCKED`,
+  claimExpiredOf: `${SQL.claimExpiredOf} FOR UPDATE OF j SKIP LOCKED`,
+  claimPendingOf: `${SQL.claimPendingOf} FOR UPDATE OF j SKIP LOCKED`,
+  claimExpiredUnpaced: `${SQL.claimExpiredUnpaced} FOR UPDATE OF j SKIP LOCKED`,
+  claimPendingUnpaced: `${SQL.claimPendingUnpaced} FOR UPDATE OF j SKIP LOCKED`,
+  /**
+   * The pacer reads the database's clock, not each instance's: instances whose clocks disagree by
+   * a second would otherwise each see a different window and together send more than the limit.
+   */
+  clock: `SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT) AS now`,
+  insertSlots: `INSERT INTO rate_slots (key, job_id, at) SELECT CAST($1 AS TEXT), j, CAST($3 AS BIGINT) FROM unnest(CAST($2 AS BIGINT[])) AS j`,
+  settleSlot: `UPDATE rate_slots SET at = ${DB_NOW} WHERE job_id = $1`,
   finish: `${SQL.finish} RETURNING coalesce_key`,
   markClaimed: `UPDATE jobs SET state = 'running', lease_owner = $2, lease_until = $3, updated_at = $4
     WHERE id = ANY(CAST($1 AS BIGINT[])) RETURNING *`,
@@ -32,18 +46,23 @@ export const PG = {
   supersedePending: `UPDATE jobs j SET state = 'superseded', superseded_by = v.id, updated_at = $3
     FROM unnest(CAST($1 AS TEXT[]), CAST($2 AS BIGINT[])) AS v(key, id)
     WHERE j.coalesce_key = v.key AND j.state = 'pending'`,
-  insertJobs: `INSERT INTO jobs (id, kind, payload, coalesce_key, state, attempts, run_at, created_at, updated_at, event_id, superseded_by, replay_of)
-    SELECT t.id, t.kind, t.payload, t.key, t.state, 0, t.run_at, CAST($10 AS BIGINT), CAST($10 AS BIGINT), t.event_id, t.superseded_by, t.replay_of
+  insertJobs: `INSERT INTO jobs (id, kind, payload, coalesce_key, state, attempts, run_at, created_at, updated_at, event_id, superseded_by, replay_of,
+      rate_key, priority, serial_key, source_version, last_error)
+    SELECT t.id, t.kind, t.payload, t.key, t.state, 0, t.run_at, CAST($10 AS BIGINT), CAST($10 AS BIGINT), t.event_id, t.superseded_by, t.replay_of,
+      t.rate_key, t.priority, t.serial_key, t.source_version, t.last_error
     FROM unnest(CAST($1 AS BIGINT[]), CAST($2 AS TEXT[]), CAST($3 AS TEXT[]), CAST($4 AS TEXT[]), CAST($5 AS TEXT[]),
-      CAST($6 AS BIGINT[]), CAST($7 AS BIGINT[]), CAST($8 AS BIGINT[]), CAST($9 AS BIGINT[]))
-      AS t(id, kind, payload, key, state, run_at, event_id, superseded_by, replay_of)
+      CAST($6 AS BIGINT[]), CAST($7 AS BIGINT[]), CAST($8 AS BIGINT[]), CAST($9 AS BIGINT[]),
+      CAST($11 AS TEXT[]), CAST($12 AS INTEGER[]), CAST($13 AS TEXT[]), CAST($14 AS BIGINT[]), CAST($15 AS TEXT[]))
+      AS t(id, kind, payload, key, state, run_at, event_id, superseded_by, replay_of, rate_key, priority, serial_key, source_version, last_error)
     RETURNING *`,
+  meetingVersions: `SELECT coalesce_key, source_version, event_id, job_id FROM meeting_versions WHERE coalesce_key = ANY(CAST($1 AS TEXT[]))`,
+  putMeetingVersions: `INSERT INTO meeting_versions (coalesce_key, source_version, event_id, job_id)
+    SELECT * FROM unnest(CAST($1 AS TEXT[]), CAST($2 AS BIGINT[]), CAST($3 AS BIGINT[]), CAST($4 AS BIGINT[]))
+    ON CONFLICT (coalesce_key) DO UPDATE SET source_version = excluded.source_version, event_id = excluded.event_id, job_id = excluded.job_id`,
 
   runningKeysOf: `SELECT DISTINCT coalesce_key FROM jobs WHERE state = 'running' AND lease_owner = $1 AND coalesce_key IS NOT NULL`,
   extendLeases: `UPDATE jobs SET lease_until = $3, updated_at = $4 WHERE id = ANY(CAST($1 AS BIGINT[])) AND state = 'running' AND lease_owner = $2`,
 
-  insertBucket: `INSERT INTO rate_buckets (key, tokens, updated_at, blocked_until) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING`,
-  lockBucket: `${SQL.getBucket} FOR UPDATE`,
 
   notify: `SELECT pg_notify($1, $2)`,
 
@@ -52,11 +71,14 @@ export const PG = {
    * attempt, in one statement: one round trip instead of BEGIN, update, attempt, NOTIFY, COMMIT.
    * It needs no key lock: the job leaves the running state and puts nothing back in the queue.
    * $1…$8 as SQL.finish; $9 whether an attempt is recorded, $10…$15 the attempt ($2…$7 of
-   * SQL.insertAttempt); $16, $17 the NOTIFY channel and payload, sent when the job had a key
+   * SQL.insertAttempt); $16, $17 the NOTIFY channel and payload, sent when the job had a key; $18 the
+   * call slot's fate (FinishJob.rateSlot: settle, refund, or null for a job that holds none)
    * (its next job may now run, see finishWakes); `notified` refers to `n` so PostgreSQL runs it (a
    * CTE that only SELECTs is skipped when unreferenced). Returns no row when the lease was lost.
    */
   finishFinal: `WITH f AS (${SQL.finish} RETURNING id, coalesce_key),
+    s AS (UPDATE rate_slots SET at = ${DB_NOW} WHERE job_id = $1 AND CAST($18 AS TEXT) = 'settle' AND EXISTS (SELECT 1 FROM f)),
+    d AS (DELETE FROM rate_slots WHERE job_id = $1 AND CAST($18 AS TEXT) = 'refund' AND EXISTS (SELECT 1 FROM f)),
     a AS (INSERT INTO attempts (job_id, started_at, duration_ms, status, error_class, response_excerpt, upstream_request_id)
       SELECT f.id, CAST($10 AS BIGINT), CAST($11 AS INTEGER), CAST($12 AS INTEGER), CAST($13 AS TEXT), CAST($14 AS TEXT), CAST($15 AS TEXT)
       FROM f WHERE CAST($9 AS BOOLEAN)),

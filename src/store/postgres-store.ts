@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.ts';
 import { createJobsNotifier } from './jobs-notifier.ts';
-import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, releaseLeases } from './postgres-jobs.ts';
+import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './postgres-jobs.ts';
 import { startPgListener } from './postgres-listener.ts';
 import { ensureSchema, migratePostgres } from './postgres-migrate.ts';
 import { type Client, connectionConfig, createPgDatabase } from './postgres-pool.ts';
 import { PG } from './postgres-sql.ts';
 import { finishWakes, keysOf } from './job-rules.ts';
 import { postgresReads } from './postgres-reads.ts';
-import { attemptFromRow, bucketFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from './row-mappers.ts';
+import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from './row-mappers.ts';
 import { SQL } from './sql.ts';
-import { block, take, view, type BucketRow } from './token-bucket.ts';
 import { createSqlChannelStore } from './sql-channel-store.ts';
 import type { FinishJob, Store } from './types.ts';
 
@@ -60,21 +59,6 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     const [row] = await db.query(sql, params);
     return row === undefined ? undefined : map(row);
   };
-  const updateBucket = (key: string, change: (row: BucketRow | undefined) => BucketRow) =>
-    db.transaction(async (client) => {
-      // The row lock makes read-refill-take atomic across instances sharing the budget.
-      const locked = async () => bucketFromRow((await client.query(PG.lockBucket, [key])).rows[0]);
-      let current = await locked();
-      if (current === undefined) {
-        const first = change(undefined);
-        const inserted = await client.query(PG.insertBucket, [key, first.tokens, first.updatedAt, first.blockedUntil]);
-        if (inserted.rowCount === 1) return;
-        current = await locked(); // another instance created it meanwhile
-      }
-      const next = change(current);
-      await client.query(SQL.putBucket, [key, next.tokens, next.updatedAt, next.blockedUntil]);
-    });
-
   return {
     engine: 'postgres',
     channels: createSqlChannelStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
@@ -121,11 +105,25 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         return { value: released, wake: released > 0 };
       }),
     pendingOfKey: (coalesceKey) => one(SQL.pendingOfKey, [coalesceKey], (row) => Number(row.id)),
-    async nextDueAt() {
-      const [pending] = await db.query(SQL.nextPendingDue);
-      const [lease] = await db.query(SQL.nextLeaseExpiry);
-      const times = [pending?.run_at, lease?.lease_until].filter((time) => time != null).map(Number);
-      return times.length === 0 ? undefined : Math.min(...times);
+    async nextDueAt(pacing) {
+      const first = async (sql: string, params: unknown[] = []) => (await db.query(sql, params))[0]?.run_at;
+      const times: unknown[] = [(await db.query(SQL.nextLeaseExpiry))[0]?.lease_until];
+      if (pacing === undefined) times.push(await first(SQL.nextPendingDue));
+      else {
+        times.push(await first(SQL.nextPendingDueUnpaced));
+        for (const budget of pacing.budgets) {
+          const due = await first(SQL.nextPendingDueOf, [budget.key]);
+          // A paced job waits for its budget's next free slot: the worker sleeps until then, claiming nothing.
+          if (due == null || budget.limit === undefined) times.push(due);
+          else {
+            const state = await readRateState(db.pool, budget.key, budget.limit.requests, budget.limit.windowMs);
+            // The slot frees on the database's clock; the worker's timer runs on this one.
+            times.push(Math.max(Number(due), state.nextFreeAt - state.at + Date.now()));
+          }
+        }
+      }
+      const known = times.filter((time) => time != null).map(Number);
+      return known.length === 0 ? undefined : Math.min(...known);
     },
 
     getJob: (id) => one(SQL.getJob, [id], jobFromRow),
@@ -135,20 +133,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
     ...postgresReads(db),
 
-    async takeToken(key, capacity, windowMs, now = Date.now()) {
-      let wait = 0;
-      await updateBucket(key, (row) => {
-        const taken = take(row, capacity, windowMs, now);
-        wait = taken.wait;
-        return taken.row;
-      });
-      return wait;
-    },
-    blockBucket: (key, untilMs) => updateBucket(key, (row) => block(row, untilMs)),
-    async bucketState(key, capacity, windowMs, now = Date.now()) {
-      const [row] = await db.query(SQL.getBucket, [key]);
-      return view(bucketFromRow(row), capacity, windowMs, now);
-    },
+    rateState: (key, requests, windowMs) => readRateState(db.pool, key, requests, windowMs),
+    blockRate: async (key, untilMs) => void (await db.query(SQL.blockRate, [key, untilMs])),
 
     onJobsAvailable: (listener) => notifier.subscribe(listener),
   };

@@ -1,7 +1,7 @@
 import type { Dialect } from './migrations.ts';
 import type { Row } from './row-mappers.ts';
 import { limitParam } from './sql.ts';
-import type { EventListQuery, JobFilter, JobListQuery, JobState, StoreStats } from './types.ts';
+import { JOB_PRIORITY, type EventListQuery, type JobFilter, type JobListQuery, type JobState, type PriorityClass, type StoreStats } from './types.ts';
 
 /**
  * Read models over the store (admin API, metrics), shared by both engines. Listings are built from
@@ -25,7 +25,8 @@ export const READ_SQL = {
    */
   stats: `SELECT 'count' AS what, kind, state, COUNT(*) AS n FROM jobs GROUP BY state, kind
     UNION ALL SELECT 'oldest', kind, 'pending', MIN(created_at) FROM jobs WHERE state = 'pending' GROUP BY kind
-    UNION ALL SELECT 'dead', kind, 'dead', COUNT(*) FROM jobs WHERE state = 'dead' AND updated_at >= CAST($1 AS BIGINT) GROUP BY kind`,
+    UNION ALL SELECT 'dead', kind, 'dead', COUNT(*) FROM jobs WHERE state = 'dead' AND updated_at >= CAST($1 AS BIGINT) GROUP BY kind
+    UNION ALL SELECT 'priority', kind, CAST(priority AS TEXT), COUNT(*) FROM jobs WHERE state = 'pending' GROUP BY kind, priority`,
   getMessage: `SELECT * FROM inbound_messages WHERE id = $1`,
   /** Only a pending job may be cancelled: the state check and the change are one statement. */
   cancelJob: `UPDATE jobs SET state = 'cancelled', last_error = $2, updated_at = $3 WHERE id = $1 AND state = 'pending' RETURNING *`,
@@ -34,19 +35,24 @@ export const READ_SQL = {
 export const statsSince = (now: number): number => now - DAY_MS;
 
 export function statsFromRows(rows: Row[], at: number): StoreStats {
-  const stats: StoreStats = { at, counts: [], oldestPending: [], deadLast24h: [] };
+  const stats: StoreStats = { at, counts: [], oldestPending: [], deadLast24h: [], pendingByPriority: [] };
+  const classes = Object.entries(JOB_PRIORITY) as Array<[PriorityClass, number]>;
   for (const row of rows) {
     const kind = String(row.kind);
     const n = Number(row.n);
     if (row.what === 'count') stats.counts.push({ kind, state: String(row.state) as JobState, count: n });
     else if (row.what === 'oldest') stats.oldestPending.push({ kind, createdAt: n, ageMs: Math.max(0, at - n) });
-    else stats.deadLast24h.push({ kind, count: n });
+    else if (row.what === 'priority') {
+      const priority = classes.find(([, value]) => value === Number(row.state))?.[0];
+      if (priority !== undefined) stats.pendingByPriority.push({ kind, priority, count: n });
+    } else stats.deadLast24h.push({ kind, count: n });
   }
   const byKindState = (a: { kind: string; state?: string }, b: { kind: string; state?: string }) =>
     a.kind.localeCompare(b.kind) || (a.state ?? '').localeCompare(b.state ?? '');
   stats.counts.sort(byKindState);
   stats.oldestPending.sort(byKindState);
   stats.deadLast24h.sort(byKindState);
+  stats.pendingByPriority.sort((a, b) => JOB_PRIORITY[a.priority] - JOB_PRIORITY[b.priority] || a.kind.localeCompare(b.kind));
   return stats;
 }
 

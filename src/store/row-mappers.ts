@@ -1,7 +1,7 @@
 import { fromJson } from './store-values.ts';
-import type { Attempt, EventState, InboundEvent, InboundMessage, Job, JobState } from './types.ts';
-import type { BucketRow } from './token-bucket.ts';
 import type { Candidate } from './job-rules.ts';
+import type { MeetingVersion } from './meeting-order.ts';
+import type { Attempt, EventState, InboundEvent, InboundMessage, Job, JobPriority, JobState } from './types.ts';
 
 /** A row as either driver returns it: snake_case columns, BIGINTs already numbers. */
 export type Row = Record<string, unknown>;
@@ -13,8 +13,19 @@ const textOrNull = (value: unknown): string | null => (value === null || value =
 /** A job row's coalescing key (null when it has none, or when there is no row). */
 export const coalesceKeyOf = (row: Row | undefined): string | null => textOrNull(row?.coalesce_key);
 
-/** A row of the claim queries (id, coalesce_key, run_at). */
-export const candidateFromRow = (row: Row): Candidate => ({ id: num(row.id), coalesceKey: coalesceKeyOf(row), runAt: num(row.run_at) });
+/** A row of the claim queries. */
+export const candidateFromRow = (row: Row): Candidate => ({
+  id: num(row.id),
+  coalesceKey: coalesceKeyOf(row),
+  serialKey: textOrNull(row.serial_key),
+  rateKey: textOrNull(row.rate_key),
+  priority: num(row.priority),
+  runAt: num(row.run_at),
+});
+
+/** A meeting_versions row, with the job that carries that version. */
+export const meetingVersionFromRow = (row: Row | undefined): (MeetingVersion & { jobId: number }) | undefined =>
+  row === undefined ? undefined : { sourceVersion: numOrNull(row.source_version), eventId: num(row.event_id), jobId: num(row.job_id) };
 
 export function jobFromRow(row: Row): Job {
   return {
@@ -34,6 +45,10 @@ export function jobFromRow(row: Row): Job {
     replayOf: numOrNull(row.replay_of),
     lastError: textOrNull(row.last_error),
     result: fromJson(row.result),
+    rateKey: textOrNull(row.rate_key),
+    priority: num(row.priority ?? 1) as JobPriority,
+    serialKey: textOrNull(row.serial_key),
+    sourceVersion: numOrNull(row.source_version),
   };
 }
 
@@ -63,9 +78,4 @@ export function attemptFromRow(row: Row): Attempt {
   if (row.response_excerpt != null) attempt.responseExcerpt = String(row.response_excerpt);
   if (row.upstream_request_id != null) attempt.upstreamRequestId = String(row.upstream_request_id);
   return attempt;
-}
-
-export function bucketFromRow(row: Row | undefined): BucketRow | undefined {
-  if (row === undefined) return undefined;
-  return { tokens: num(row.tokens), updatedAt: num(row.updated_at), blockedUntil: numOrNull(row.blocked_until) };
 }

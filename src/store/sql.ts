@@ -1,3 +1,5 @@
+import { JOB_PRIORITY } from './types.ts';
+
 /**
  * Statements both engines run as written. Placeholders are PostgreSQL's `$n`; the SQLite engine
  * rewrites them to `?n` (same numbering). Casts are spelled `CAST(… AS …)`, which both accept and
@@ -15,12 +17,39 @@ export const toSqlite = (sql: string): string => sql.replace(/\$(\d+)/g, '?$1');
  */
 export const limitParam = (placeholder: string): string => `LIMIT CAST(${placeholder} AS INTEGER)`;
 
-/** A pending job with another job of its key running (even with an expired lease) must wait for it. */
+/**
+ * A pending job with another job of its coalescing or serial key running (even with an expired
+ * lease) must wait for it.
+ */
 const KEY_FREE = `(j.coalesce_key IS NULL OR NOT EXISTS (
-  SELECT 1 FROM jobs r WHERE r.state = 'running' AND r.coalesce_key = j.coalesce_key))`;
+  SELECT 1 FROM jobs r WHERE r.state = 'running' AND r.coalesce_key = j.coalesce_key))
+  AND (j.serial_key IS NULL OR NOT EXISTS (
+  SELECT 1 FROM jobs s WHERE s.state = 'running' AND s.serial_key = j.serial_key))`;
+
+/** What the claim needs of a candidate to pick among them (job-rules.ts pickClaimable). */
+const CANDIDATE = `j.id, j.coalesce_key, j.serial_key, j.rate_key, j.priority, j.run_at`;
+
+/** Running jobs whose lease expired (the worker crashed) and no other job of their keys holds a live lease. */
+const EXPIRED = `j.state = 'running' AND j.lease_until <= $1
+      AND (j.coalesce_key IS NULL OR NOT EXISTS (SELECT 1 FROM jobs r
+        WHERE r.state = 'running' AND r.coalesce_key = j.coalesce_key AND r.id <> j.id AND r.lease_until > $1))
+      AND (j.serial_key IS NULL OR NOT EXISTS (SELECT 1 FROM jobs s
+        WHERE s.state = 'running' AND s.serial_key = j.serial_key AND s.id <> j.id AND s.lease_until > $1))`;
 
 /** The pending job of this row's key, if any (at most one: jobs_pending_key is unique). */
 const PENDING_OF_KEY = `(SELECT p.id FROM jobs p WHERE p.coalesce_key = jobs.coalesce_key AND p.state = 'pending')`;
+
+/**
+ * The earliest run time among pending jobs matching `filter`: one index walk per priority class
+ * (jobs_pending_due orders by priority before run_at), each stopping at its first key-free job.
+ */
+function firstDue(filter: string): string {
+  const perClass = Object.values(JOB_PRIORITY).map(
+    (priority) => `SELECT * FROM (SELECT j.run_at FROM jobs j WHERE j.state = 'pending' ${filter} AND j.priority = ${priority} AND ${KEY_FREE}
+      ORDER BY j.run_at, j.id LIMIT 1) AS p${priority}`,
+  );
+  return `SELECT MIN(run_at) AS run_at FROM (${perClass.join(' UNION ALL ')}) AS due`;
+}
 
 export const SQL = {
   /**
@@ -33,8 +62,9 @@ export const SQL = {
   insertEvent: `INSERT INTO inbound_events (message_id, source, sender_id, dedupe_key, parsed_payload, received_at, state)
     VALUES ($1, $2, $3, $4, $5, $6, 'received') ON CONFLICT (dedupe_key) DO NOTHING`,
 
-  insertJob: `INSERT INTO jobs (kind, payload, coalesce_key, state, attempts, run_at, created_at, updated_at, event_id, replay_of)
-    VALUES ($1, $2, $3, 'pending', 0, $4, $5, $5, $6, $7)`,
+  insertJob: `INSERT INTO jobs (kind, payload, coalesce_key, state, attempts, run_at, created_at, updated_at, event_id, replay_of,
+      rate_key, priority, serial_key, source_version, superseded_by, last_error)
+    VALUES ($1, $2, $3, $12, 0, $4, $5, $5, $6, $7, $8, $9, $10, $11, $13, $14)`,
 
   /** Coalescing, step 1: the key's pending job (at most one) steps aside; its successor is filled in once inserted. */
   pendingOfKey: `SELECT id FROM jobs WHERE coalesce_key = $1 AND state = 'pending'`,
@@ -42,16 +72,25 @@ export const SQL = {
   setSupersededBy: `UPDATE jobs SET superseded_by = $2 WHERE id = $1`,
 
   /** Running jobs whose lease expired (the worker crashed): claimable again, oldest lease first. */
-  claimExpired: `SELECT j.id, j.coalesce_key, j.run_at FROM jobs j
-    WHERE j.state = 'running' AND j.lease_until <= $1
-      AND (j.coalesce_key IS NULL OR NOT EXISTS (SELECT 1 FROM jobs r
-        WHERE r.state = 'running' AND r.coalesce_key = j.coalesce_key AND r.id <> j.id AND r.lease_until > $1))
-    ORDER BY j.lease_until ${limitParam('$2')}`,
+  claimExpired: `SELECT ${CANDIDATE} FROM jobs j WHERE ${EXPIRED} ORDER BY j.lease_until ${limitParam('$2')}`,
+  /** The same, of one budget ($3) or of no budget. */
+  claimExpiredOf: `SELECT ${CANDIDATE} FROM jobs j WHERE ${EXPIRED} AND j.rate_key = $3 ORDER BY j.lease_until ${limitParam('$2')}`,
+  claimExpiredUnpaced: `SELECT ${CANDIDATE} FROM jobs j WHERE ${EXPIRED} AND j.rate_key IS NULL ORDER BY j.lease_until ${limitParam('$2')}`,
 
-  /** Walks jobs_pending_due in order and stops at LIMIT, so the cost is flat in queue depth. */
-  claimPending: `SELECT j.id, j.coalesce_key, j.run_at FROM jobs j
+  /**
+   * Pending jobs of one budget ($3), or of none, in claim order. Each walks jobs_pending_due
+   * (rate_key, priority, run_at, id) in order and stops at LIMIT, so the cost is flat in queue depth.
+   */
+  claimPendingOf: `SELECT ${CANDIDATE} FROM jobs j
+    WHERE j.state = 'pending' AND j.rate_key = $3 AND j.run_at <= $1 AND ${KEY_FREE}
+    ORDER BY j.priority, j.run_at, j.id ${limitParam('$2')}`,
+  claimPendingUnpaced: `SELECT ${CANDIDATE} FROM jobs j
+    WHERE j.state = 'pending' AND j.rate_key IS NULL AND j.run_at <= $1 AND ${KEY_FREE}
+    ORDER BY j.priority, j.run_at, j.id ${limitParam('$2')}`,
+  /** Every pending job alike, when the claim names no budgets (tools and tests): sorts, so not for deep queues. */
+  claimPending: `SELECT ${CANDIDATE} FROM jobs j
     WHERE j.state = 'pending' AND j.run_at <= $1 AND ${KEY_FREE}
-    ORDER BY j.run_at, j.id ${limitParam('$2')}`,
+    ORDER BY j.priority, j.run_at, j.id ${limitParam('$2')}`,
 
   markClaimed: `UPDATE jobs SET state = 'running', lease_owner = $2, lease_until = $3, updated_at = $4 WHERE id = $1`,
 
@@ -86,8 +125,10 @@ export const SQL = {
     WHERE state = 'running' AND lease_owner = $1
     RETURNING id`,
 
-  /** The first pending job that is not waiting for a running job of its key. */
-  nextPendingDue: `SELECT j.run_at FROM jobs j WHERE j.state = 'pending' AND ${KEY_FREE} ORDER BY j.run_at, j.id LIMIT 1`,
+  /** The earliest pending job that is not waiting for a running job of its key (of one budget, of none, of any). */
+  nextPendingDue: firstDue(''),
+  nextPendingDueOf: firstDue('AND j.rate_key = $1'),
+  nextPendingDueUnpaced: firstDue('AND j.rate_key IS NULL'),
   nextLeaseExpiry: `SELECT MIN(lease_until) AS lease_until FROM jobs WHERE state = 'running'`,
 
   getJob: `SELECT * FROM jobs WHERE id = $1`,
@@ -97,9 +138,25 @@ export const SQL = {
   lastSucceeded: `SELECT * FROM jobs WHERE state = 'succeeded' AND coalesce_key = $2 AND kind = $1
     ORDER BY updated_at DESC, id DESC LIMIT 1`,
 
-  getBucket: `SELECT tokens, updated_at, blocked_until FROM rate_buckets WHERE key = $1`,
-  putBucket: `INSERT INTO rate_buckets (key, tokens, updated_at, blocked_until) VALUES ($1, $2, $3, $4)
-    ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, updated_at = excluded.updated_at, blocked_until = excluded.blocked_until`,
+  /** The pacing log (rate-log.ts has the arithmetic): forget calls older than the window, read the rest. */
+  ensureRateLimit: `INSERT INTO rate_limits (key, blocked_until) VALUES ($1, NULL) ON CONFLICT (key) DO NOTHING`,
+  getRateLimit: `SELECT blocked_until FROM rate_limits WHERE key = $1`,
+  blockRate: `INSERT INTO rate_limits (key, blocked_until) VALUES ($1, $2)
+    ON CONFLICT (key) DO UPDATE SET blocked_until = CASE
+      WHEN rate_limits.blocked_until IS NULL OR rate_limits.blocked_until < excluded.blocked_until THEN excluded.blocked_until
+      ELSE rate_limits.blocked_until END`,
+  pruneSlots: `DELETE FROM rate_slots WHERE key = $1 AND at <= $2`,
+  slotTimes: `SELECT at FROM rate_slots WHERE key = $1 AND at > $2 ORDER BY at`,
+  insertSlot: `INSERT INTO rate_slots (key, job_id, at) VALUES ($1, $2, $3)`,
+  /** A call's slot counts from when its answer came back: the request reached the upstream before that. */
+  settleSlot: `UPDATE rate_slots SET at = $2 WHERE job_id = $1`,
+  /** No call was made: the slot is free again. */
+  refundSlot: `DELETE FROM rate_slots WHERE job_id = $1`,
+
+  /** The newest source state of a meeting that a job was made from (meeting-order.ts). */
+  getMeetingVersion: `SELECT source_version, event_id, job_id FROM meeting_versions WHERE coalesce_key = $1`,
+  putMeetingVersion: `INSERT INTO meeting_versions (coalesce_key, source_version, event_id, job_id) VALUES ($1, $2, $3, $4)
+    ON CONFLICT (coalesce_key) DO UPDATE SET source_version = excluded.source_version, event_id = excluded.event_id, job_id = excluded.job_id`,
 
   ping: `SELECT 1 AS ok`,
 } as const;

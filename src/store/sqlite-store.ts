@@ -4,15 +4,14 @@ import { DatabaseSync } from 'node:sqlite';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createJobsNotifier } from './jobs-notifier.ts';
-import { attemptFromRow, bucketFromRow, eventFromRow, jobFromRow } from './row-mappers.ts';
+import { attemptFromRow, eventFromRow, jobFromRow } from './row-mappers.ts';
 import { SQL } from './sql.ts';
 import { createGroupCommit } from './sqlite-group-commit.ts';
 import { createWalSync } from './wal-sync.ts';
-import { claimJobs, enqueueJobs, finishJob, ingestMessage } from './sqlite-jobs.ts';
+import { claimJobs, enqueueJobs, finishJob, ingestMessage, readRateState } from './sqlite-jobs.ts';
 import { migrateSqlite } from './sqlite-migrate.ts';
 import { createQueries, type Param } from './sqlite-queries.ts';
 import { sqliteReads } from './sqlite-reads.ts';
-import { block, take, view } from './token-bucket.ts';
 import { createSqlChannelStore } from './sql-channel-store.ts';
 import type { Store } from './types.ts';
 
@@ -100,10 +99,23 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
       return released;
     },
     pendingOfKey: (coalesceKey) => read(() => mapOptional(q.get(SQL.pendingOfKey, coalesceKey), (row) => Number(row.id))),
-    nextDueAt: () =>
+    nextDueAt: (pacing) =>
       read(() => {
-        const times = [q.get(SQL.nextPendingDue)?.run_at, q.get(SQL.nextLeaseExpiry)?.lease_until].filter((time) => time != null).map(Number);
-        return times.length === 0 ? undefined : Math.min(...times);
+        const now = Date.now();
+        const first = (sql: string, ...params: Param[]) => q.get(sql, ...params)?.run_at;
+        const times: unknown[] = [q.get(SQL.nextLeaseExpiry)?.lease_until];
+        if (pacing === undefined) times.push(first(SQL.nextPendingDue));
+        else {
+          times.push(first(SQL.nextPendingDueUnpaced));
+          for (const budget of pacing.budgets) {
+            const due = first(SQL.nextPendingDueOf, budget.key);
+            // A paced job waits for its budget's next free slot: the worker sleeps until then, claiming nothing.
+            if (due == null || budget.limit === undefined) times.push(due);
+            else times.push(Math.max(Number(due), readRateState(q, budget.key, budget.limit.requests, budget.limit.windowMs, now).nextFreeAt));
+          }
+        }
+        const known = times.filter((time) => time != null).map(Number);
+        return known.length === 0 ? undefined : Math.min(...known);
       }),
 
     getJob: (id) => read(() => mapOptional(q.get(SQL.getJob, id), jobFromRow)),
@@ -113,18 +125,8 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
 
     ...sqliteReads(q, read, write),
 
-    takeToken: (key, capacity, windowMs, now) =>
-      bookkeeping(() => {
-        const { wait, row } = take(bucketFromRow(q.get(SQL.getBucket, key)), capacity, windowMs, clock(now));
-        q.run(SQL.putBucket, key, row.tokens, row.updatedAt, row.blockedUntil);
-        return wait;
-      }),
-    blockBucket: (key, untilMs) =>
-      bookkeeping(() => {
-        const row = block(bucketFromRow(q.get(SQL.getBucket, key)), untilMs);
-        q.run(SQL.putBucket, key, row.tokens, row.updatedAt, row.blockedUntil);
-      }),
-    bucketState: (key, capacity, windowMs, now) => read(() => view(bucketFromRow(q.get(SQL.getBucket, key)), capacity, windowMs, clock(now))),
+    rateState: (key, requests, windowMs) => read(() => readRateState(q, key, requests, windowMs, Date.now())),
+    blockRate: (key, untilMs) => bookkeeping(() => void q.run(SQL.blockRate, key, untilMs)),
 
     onJobsAvailable: (listener) => notifier.subscribe(listener),
   };

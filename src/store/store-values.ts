@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Value conversions shared by both engines: JSON columns and bounded text. */
 
 /** JSON columns are TEXT; `undefined` is stored as JSON null so every row parses back. */
@@ -23,4 +25,17 @@ export function truncateExcerpt(text: string | undefined, maxBytes = EXCERPT_MAX
   // 0b10xxxxxx is a continuation byte: step back to the start of the character it belongs to.
   while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
   return bytes.subarray(0, end).toString('utf8');
+}
+
+/** Longest indexed key kept as it is; PostgreSQL refuses a btree entry over ~2.7 kB. */
+export const KEY_MAX_CHARS = 200;
+
+/**
+ * A key (coalescing, serial, dedupe) short enough for any index: kept as it is up to 200
+ * characters, else its first 100 characters and a SHA-256 of the whole, so a long title still
+ * identifies its meeting exactly and the key stays readable in the admin API. Idempotent.
+ */
+export function boundKey(key: string): string {
+  if (key.length <= KEY_MAX_CHARS) return key;
+  return `${key.slice(0, 100)}…#${createHash('sha256').update(key, 'utf8').digest('hex')}`;
 }

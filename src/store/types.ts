@@ -18,7 +18,24 @@ export interface NewJob {
   eventId?: number;
   /** The job this one replays (admin replay). */
   replayOf?: number;
+  /** The upstream budget this job draws one call from when it runs (see ClaimOptions.pacing). */
+  rateKey?: string;
+  /** JOB_PRIORITY: a claim takes operator actions first, then live changes, then bulk work. */
+  priority?: JobPriority;
+  /** Jobs sharing a serial key never run at the same time; unlike coalescing, none replaces another. */
+  serialKey?: string;
+  /**
+   * The source's own version of the state this job carries (epoch ms: a record's SystemModstamp, a
+   * calendar event's `updated`); with `eventId` it orders the jobs of one coalescing key (see
+   * meeting-order.ts). Only jobs made from an inbound event take part in that ordering.
+   */
+  sourceVersion?: number;
 }
+
+/** Priority classes, lowest first: what an operator asked for, then live changes, then bulk replays. */
+export const JOB_PRIORITY = { operator: 0, live: 1, bulk: 2 } as const;
+export type JobPriority = (typeof JOB_PRIORITY)[keyof typeof JOB_PRIORITY];
+export type PriorityClass = keyof typeof JOB_PRIORITY;
 
 export interface Job {
   id: number;
@@ -39,6 +56,10 @@ export interface Job {
   /** Why the job ended as it did, or the last retryable error. */
   lastError: string | null;
   result: unknown;
+  rateKey: string | null;
+  priority: JobPriority;
+  serialKey: string | null;
+  sourceVersion: number | null;
 }
 
 export interface AttemptRecord {
@@ -91,6 +112,11 @@ export interface FinishJob {
   jobId: number;
   leaseOwner: string;
   outcome: JobOutcome;
+  /**
+   * A paced job's call slot: `settle` when the call may have reached the upstream (its slot then
+   * counts from now, when the answer came back), `refund` when no call was made (the slot is freed).
+   */
+  rateSlot?: 'settle' | 'refund';
   attempt?: AttemptRecord;
   /** Follow-up jobs, enqueued (with coalescing) in the same transaction. */
   enqueue?: NewJob[];
@@ -102,6 +128,32 @@ export interface ClaimOptions {
   limit: number;
   leaseMs: number;
   now?: number;
+  /**
+   * Budgets of paced jobs (jobs with a rate key). A paced job is claimed only with a call slot of
+   * its budget, taken in the same transaction, so no window of `windowMs` ever holds more than
+   * `requests` calls over every instance on this store; a job with no slot stays pending and is
+   * never claimed to be put back. At most `max` paced jobs per claim (the worker's free slots).
+   * Absent: pacing is off, and paced jobs are claimed like any other.
+   */
+  pacing?: ClaimPacing;
+}
+
+export interface ClaimPacing {
+  /** Every budget whose jobs this worker runs; one without `limit` is not paced (MOMENTUM_RATE_LIMIT=off). */
+  budgets: ReadonlyArray<{ key: string; limit?: { requests: number; windowMs: number } }>;
+  /** Most paced jobs one claim may take: a paced job is claimed only to start at once. */
+  max: number;
+}
+
+/** A budget as the pacer sees it now (on PostgreSQL, by the database's clock). */
+export interface RateState {
+  /** Calls in the current window (now - windowMs, now]. */
+  used: number;
+  /** When the next call may go: now when `used` < the limit and nothing blocks, else later. */
+  nextFreeAt: number;
+  blockedUntil: number | null;
+  /** The clock these times were read against. */
+  at: number;
 }
 
 export interface IngestResult {
@@ -120,6 +172,8 @@ export interface StoreStats {
   oldestPending: Array<{ kind: string; createdAt: number; ageMs: number }>;
   /** Per kind: jobs that ended dead in the 24 h before `at` (by the time they ended). */
   deadLast24h: Array<{ kind: string; count: number }>;
+  /** Pending jobs per priority class and kind: what goes first under a backlog. */
+  pendingByPriority: Array<{ kind: string; priority: PriorityClass; count: number }>;
 }
 
 /** A keyset position: rows strictly past it in the listing order. */
@@ -189,8 +243,11 @@ export interface Store {
   releaseLeases(owner: string): Promise<number>;
   /** The id of the pending job of this coalescing key (at most one), if any. */
   pendingOfKey(coalesceKey: string): Promise<number | undefined>;
-  /** Earliest run time among pending jobs (or expired leases), for the worker's timer. */
-  nextDueAt(): Promise<number | undefined>;
+  /**
+   * Earliest time a claim could find work: the first pending job's run time (a paced one not before
+   * its budget's next free slot) or the first lease expiry, for the worker's timer.
+   */
+  nextDueAt(pacing?: ClaimPacing): Promise<number | undefined>;
 
   getJob(id: number): Promise<Job | undefined>;
   getAttempts(jobId: number): Promise<Attempt[]>;
@@ -208,14 +265,12 @@ export interface Store {
   cancelJob(id: number, reason: string, now?: number): Promise<Job | undefined>;
 
   /**
-   * Token bucket kept in the database, so every instance on this store shares one budget and a
-   * restart does not refill it. Refills `capacity` tokens evenly over `windowMs`.
-   * Resolves 0 when a token was taken, else the ms until one will be free (nothing taken).
+   * The pacing log kept in the database (one row per call in the last window), so every instance
+   * on this store shares one budget and a restart forgets nothing. Slots are taken by claim().
    */
-  takeToken(key: string, capacity: number, windowMs: number, now?: number): Promise<number>;
-  /** Empties the bucket and refuses tokens until `untilMs` (after a 429). */
-  blockBucket(key: string, untilMs: number): Promise<void>;
-  bucketState(key: string, capacity: number, windowMs: number, now?: number): Promise<{ tokens: number; blockedUntil: number | null }>;
+  rateState(key: string, requests: number, windowMs: number): Promise<RateState>;
+  /** No call slots on `key` until `untilMs` (a 429, or the upstream saying its budget is spent), later of two blocks wins. */
+  blockRate(key: string, untilMs: number): Promise<void>;
 
   /** Calls `listener` whenever jobs may have become claimable (this process, or others via the database). */
   onJobsAvailable(listener: () => void): () => void;

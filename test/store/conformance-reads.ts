@@ -49,7 +49,7 @@ export function readConformance(harness: StoreHarness): void {
     it('when the store is empty, then stats have no counts and nothing pending', async () => {
       const { store } = await fixture.fresh();
 
-      expect(await store.stats(T0)).toEqual({ at: T0, counts: [], oldestPending: [], deadLast24h: [] });
+      expect(await store.stats(T0)).toEqual({ at: T0, counts: [], oldestPending: [], deadLast24h: [], pendingByPriority: [] });
     });
 
     it('when jobs are listed page by page, then they come newest first, each exactly once, and a row added meanwhile never shifts a page', async () => {

@@ -1,4 +1,4 @@
-import { bucketConformance } from './conformance-buckets.ts';
+import { pacingConformance } from './conformance-pacing.ts';
 import { claimConformance } from './conformance-claim.ts';
 import { enqueueConformance } from './conformance-enqueue.ts';
 import type { StoreHarness } from './conformance-fixture.ts';
@@ -14,6 +14,6 @@ export function registerStoreConformance(harness: StoreHarness): void {
   enqueueConformance(harness);
   claimConformance(harness);
   finishConformance(harness);
-  bucketConformance(harness);
+  pacingConformance(harness);
   readConformance(harness);
 }

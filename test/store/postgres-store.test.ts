@@ -146,10 +146,10 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
       await store.enqueue([job()]);
       const plan = await admin(async (client) => {
         await client.query(`SET search_path = "${schema}"`);
-        await client.query(`INSERT INTO jobs (kind, payload, state, run_at, created_at, updated_at)
-          SELECT 'remap', '{}', 'pending', ${T0} + n, ${T0}, ${T0} FROM generate_series(1, 100000) AS n`);
+        await client.query(`INSERT INTO jobs (kind, payload, state, run_at, created_at, updated_at, rate_key)
+          SELECT 'remap', '{}', 'pending', ${T0} + n, ${T0}, ${T0}, 'momentum' FROM generate_series(1, 100000) AS n`);
         await client.query('ANALYZE jobs');
-        const sql = SQL.claimPending.replace(/\$1/g, String(T0 + 200_000)).replace(/\$2/g, '10');
+        const sql = SQL.claimPendingOf.replace(/\$1/g, String(T0 + 200_000)).replace(/\$2/g, '10').replace(/\$3/g, "'momentum'");
         return (await client.query(`EXPLAIN ${sql}`)).rows.map((row) => String(row['QUERY PLAN'])).join('\n');
       });
 

@@ -38,7 +38,7 @@ describe('sqlite store', () => {
       expect(existsSync(file)).toBe(true);
       const raw = new DatabaseSync(file);
       expect(raw.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-      expect(raw.prepare('SELECT version FROM schema_migrations').all().map((row) => row.version)).toEqual([1, 2, 3]);
+      expect(raw.prepare('SELECT version FROM schema_migrations').all().map((row) => row.version)).toEqual([1, 2, 3, 4]);
       raw.close();
     });
 
@@ -53,14 +53,17 @@ describe('sqlite store', () => {
       await expect(store.ping()).rejects.toThrow('the store is closed');
     });
 
-    it('when the claim query is planned, then it walks the pending index instead of scanning or sorting the queue', async () => {
+    it.each([
+      ['of a budget', SQL.claimPendingOf, [T0, 10, 'momentum']],
+      ['of no budget', SQL.claimPendingUnpaced, [T0, 10]],
+    ] as const)('when the claim query %s is planned, then it walks the pending index instead of scanning or sorting the queue', async (_name, sql, params) => {
       const file = path.join(tempDir(), 'bridge.db');
       const store = await openStore(`sqlite:${file}`);
-      await store.enqueue(Array.from({ length: 50 }, (_, index) => job({ runAt: T0 + index, coalesceKey: index % 2 ? `k${index}` : undefined })));
+      await store.enqueue(Array.from({ length: 50 }, (_, index) => job({ runAt: T0 + index, coalesceKey: index % 2 ? `k${index}` : undefined, ...(index % 3 ? { rateKey: 'momentum' } : {}) })));
       await store.close();
 
       const raw = new DatabaseSync(file);
-      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${toSqlite(SQL.claimPending)}`).all(T0, 10).map((row) => String(row.detail));
+      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${toSqlite(sql)}`).all(...params).map((row) => String(row.detail));
       raw.close();
 
       expect(plan[0]).toMatch(/jobs_pending_due/);

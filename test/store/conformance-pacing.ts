@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import { JOB_PRIORITY, type ClaimPacing, type Store } from '../../src/store/types.ts';
+import { job, type StoreHarness, T0, uniqueKey, useFixture } from './conformance-fixture.ts';
+
+const WINDOW_MS = 60_000;
+const budget = (key: string, requests = 3): ClaimPacing => ({ budgets: [{ key, limit: { requests, windowMs: WINDOW_MS } }], max: 10 });
+const claimPaced = (store: Store, owner: string, pacing: ClaimPacing, limit = 10) => store.claim({ owner, limit, leaseMs: 60_000, now: T0 + 1000, pacing });
+
+export function pacingConformance(harness: StoreHarness): void {
+  describe('pacing: call slots taken by the claim', () => {
+    const fixture = useFixture(harness);
+
+    it('when more paced jobs are due than the budget allows, then a claim takes only as many as there are slots, and the rest stay pending unclaimed', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      const jobs = await store.enqueue(Array.from({ length: 5 }, () => job({ rateKey: key })));
+
+      const first = await claimPaced(store, 'w1', budget(key));
+      const second = await claimPaced(store, 'w2', budget(key));
+      const state = await store.rateState(key, 3, WINDOW_MS);
+
+      expect(first.map((claimed) => claimed.id)).toEqual(jobs.slice(0, 3).map((queued) => queued.id));
+      expect(second).toEqual([]);
+      expect(state.used).toBe(3);
+      expect(state.nextFreeAt).toBeGreaterThan(state.at + WINDOW_MS - 10_000);
+      for (const waiting of jobs.slice(3)) expect(await store.getJob(waiting.id)).toMatchObject({ state: 'pending', attempts: 0 });
+    });
+
+    it('when the budget is spent, then unpaced jobs and jobs of other budgets are still claimed', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      const other = uniqueKey('budget');
+      await store.enqueue(Array.from({ length: 3 }, () => job({ rateKey: key })));
+      await claimPaced(store, 'w1', budget(key));
+      const [paced, unpaced, otherBudget] = await store.enqueue([job({ rateKey: key }), job(), job({ rateKey: other })]);
+      const pacing: ClaimPacing = { budgets: [...budget(key).budgets, { key: other, limit: { requests: 3, windowMs: WINDOW_MS } }], max: 10 };
+
+      const claimed = await claimPaced(store, 'w2', pacing);
+
+      expect(claimed.map((one) => one.id).sort()).toEqual([unpaced!.id, otherBudget!.id].sort());
+      expect(await store.getJob(paced!.id)).toMatchObject({ state: 'pending' });
+    });
+
+    it('when a paced claim is limited by max, then no more paced jobs than max are taken, and only their slots are spent', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      await store.enqueue(Array.from({ length: 4 }, () => job({ rateKey: key })));
+
+      const claimed = await claimPaced(store, 'w1', { ...budget(key, 10), max: 1 });
+
+      expect(claimed).toHaveLength(1);
+      expect((await store.rateState(key, 10, WINDOW_MS)).used).toBe(1);
+    });
+
+    it('when a paced job made no call, then its slot is given back and the next job can be claimed', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      await store.enqueue(Array.from({ length: 2 }, () => job({ rateKey: key })));
+      const [first] = await claimPaced(store, 'w1', budget(key, 1));
+
+      const whileHeld = await claimPaced(store, 'w1', budget(key, 1));
+      await store.finish({ jobId: first!.id, leaseOwner: 'w1', outcome: { state: 'skipped', reason: 'unchanged' }, rateSlot: 'refund' });
+      const afterRefund = await claimPaced(store, 'w1', budget(key, 1));
+
+      expect(whileHeld).toEqual([]);
+      expect(afterRefund).toHaveLength(1);
+    });
+
+    it('when a paced call is settled, then its slot counts from when its answer came back', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      await store.enqueue([job({ rateKey: key })]);
+      const [claimed] = await claimPaced(store, 'w1', budget(key, 1));
+      const before = await store.rateState(key, 1, WINDOW_MS);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+
+      await store.finish({ jobId: claimed!.id, leaseOwner: 'w1', outcome: { state: 'succeeded' }, attempt: { startedAt: T0, durationMs: 30, status: 200 }, rateSlot: 'settle' });
+      const after = await store.rateState(key, 1, WINDOW_MS);
+
+      expect(after.used).toBe(1);
+      expect(after.nextFreeAt - before.nextFreeAt).toBeGreaterThanOrEqual(25);
+    });
+
+    it('when a budget is blocked, then no paced job is claimed until the block ends, and a shorter block never shortens it', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      await store.enqueue([job({ rateKey: key })]);
+      const until = Date.now() + 400;
+      await store.blockRate(key, until);
+      await store.blockRate(key, until - 300);
+
+      const whileBlocked = await claimPaced(store, 'w1', budget(key));
+      const state = await store.rateState(key, 3, WINDOW_MS);
+      await new Promise((resolve) => setTimeout(resolve, until - Date.now() + 20));
+      const afterBlock = await claimPaced(store, 'w1', budget(key));
+
+      expect(whileBlocked).toEqual([]);
+      expect(state.blockedUntil).toBe(until);
+      expect(state.nextFreeAt).toBe(until);
+      expect(afterBlock).toHaveLength(1);
+    });
+
+    it('when the next paced job waits for its budget, then nextDueAt is when the next slot frees, not now', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      await store.enqueue(Array.from({ length: 2 }, () => job({ rateKey: key, runAt: Date.now() - 1000 })));
+      await store.claim({ owner: 'w1', limit: 10, leaseMs: 60_000, pacing: budget(key, 1) });
+
+      const due = await store.nextDueAt(budget(key, 1));
+      const lease = Date.now() + 60_000;
+
+      // The lease of the running job expires in a minute; the slot frees a window after it was taken.
+      expect(due).toBeGreaterThan(Date.now() + WINDOW_MS - 5_000);
+      expect(due).toBeLessThanOrEqual(lease + 1000);
+    });
+
+    it('when two stores on one database claim at once, then together they never take more slots than the budget', async () => {
+      const { store, reopen } = await fixture.fresh();
+      const second = await reopen();
+      const key = uniqueKey('budget');
+      await store.enqueue(Array.from({ length: 20 }, () => job({ rateKey: key })));
+
+      const claims = await Promise.all(Array.from({ length: 10 }, (_, index) => claimPaced(index % 2 === 0 ? store : second, `w${index}`, budget(key, 4))));
+
+      expect(claims.flat()).toHaveLength(4);
+      expect((await store.rateState(key, 4, WINDOW_MS)).used).toBe(4);
+    });
+  });
+
+  describe('priority classes', () => {
+    const fixture = useFixture(harness);
+
+    it('when operator, live and bulk jobs are due, then a claim takes operator actions first, then live changes, then bulk work, whatever their run times', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      const [bulk, live, operator] = await store.enqueue([
+        job({ rateKey: key, priority: JOB_PRIORITY.bulk, runAt: T0 }),
+        job({ rateKey: key, priority: JOB_PRIORITY.live, runAt: T0 + 10 }),
+        job({ rateKey: key, priority: JOB_PRIORITY.operator, runAt: T0 + 20 }),
+      ]);
+
+      const order: number[] = [];
+      for (let round = 0; round < 3; round += 1) order.push(...(await claimPaced(store, 'w1', budget(key, 1000), 1)).map((claimed) => claimed.id));
+
+      expect(order).toEqual([operator!.id, live!.id, bulk!.id]);
+      const stats = await store.stats(T0 + 1000);
+      expect(stats.pendingByPriority).toEqual([]);
+    });
+
+    it('when jobs wait in several classes, then the stats count pending jobs per class', async () => {
+      const { store } = await fixture.fresh();
+      await store.enqueue([job({ priority: JOB_PRIORITY.bulk }), job({ priority: JOB_PRIORITY.bulk }), job({ priority: JOB_PRIORITY.operator }), job()]);
+
+      const stats = await store.stats(T0 + 1000);
+
+      expect(stats.pendingByPriority).toEqual([
+        { kind: 'remap', priority: 'operator', count: 1 },
+        { kind: 'remap', priority: 'live', count: 1 },
+        { kind: 'remap', priority: 'bulk', count: 2 },
+      ]);
+    });
+  });
+
+  describe('serial keys and meeting order', () => {
+    const fixture = useFixture(harness);
+
+    it('when two jobs share a serial key, then they never run at the same time, yet neither replaces the other', async () => {
+      const { store } = await fixture.fresh();
+      const serialKey = uniqueKey('record');
+      const [first, second] = await store.enqueue([job({ kind: 'map-event', serialKey }), job({ kind: 'map-event', serialKey })]);
+
+      const together = await store.claim({ owner: 'w1', limit: 10, leaseMs: 60_000, now: T0 + 1000 });
+      const whileRunning = await store.claim({ owner: 'w2', limit: 10, leaseMs: 60_000, now: T0 + 1000 });
+      await store.finish({ jobId: first!.id, leaseOwner: 'w1', outcome: { state: 'succeeded' } });
+      const afterFinish = await store.claim({ owner: 'w2', limit: 10, leaseMs: 60_000, now: T0 + 1000 });
+
+      expect(together.map((claimed) => claimed.id)).toEqual([first!.id]);
+      expect(whileRunning).toEqual([]);
+      expect(afterFinish.map((claimed) => claimed.id)).toEqual([second!.id]);
+    });
+
+    it('when a remap made from an older state is enqueued after one made from a newer state, then it is stored superseded as stale and the newer one stays pending', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('meeting');
+      const events = await ingestEvents(store, 2);
+      const [newer] = await store.enqueue([job({ coalesceKey: key, eventId: events[1]!, sourceVersion: T0 + 2000 })]);
+
+      const [older] = await store.enqueue([job({ coalesceKey: key, eventId: events[0]!, sourceVersion: T0 + 1000 })]);
+
+      expect(older).toMatchObject({ state: 'superseded', supersededBy: newer!.id });
+      expect((await store.getJob(older!.id))?.lastError).toMatch(/^stale: made from an older state/);
+      expect(await store.getJob(newer!.id)).toMatchObject({ state: 'pending' });
+    });
+
+    it('when the source versions say the later-received state is older, then the source wins over the order of receipt', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('meeting');
+      const events = await ingestEvents(store, 2);
+      const [changedLater] = await store.enqueue([job({ coalesceKey: key, eventId: events[0]!, sourceVersion: T0 + 5000 })]);
+
+      const [receivedLater] = await store.enqueue([job({ coalesceKey: key, eventId: events[1]!, sourceVersion: T0 + 1000 })]);
+
+      expect(receivedLater).toMatchObject({ state: 'superseded', supersededBy: changedLater!.id });
+      expect(await store.getJob(changedLater!.id)).toMatchObject({ state: 'pending' });
+    });
+
+    it('when the newer state was already sent, then an older one arriving afterwards is never sent', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('meeting');
+      const events = await ingestEvents(store, 2);
+      const [newer] = await store.enqueue([job({ coalesceKey: key, eventId: events[1]! })]);
+      await store.claim({ owner: 'w1', limit: 10, leaseMs: 60_000, now: T0 + 1000 });
+      await store.finish({ jobId: newer!.id, leaseOwner: 'w1', outcome: { state: 'succeeded' } });
+
+      const [older] = await store.enqueue([job({ coalesceKey: key, eventId: events[0]! })]);
+      const claimed = await store.claim({ owner: 'w1', limit: 10, leaseMs: 60_000, now: T0 + 1000 });
+
+      expect(older).toMatchObject({ state: 'superseded', supersededBy: newer!.id });
+      expect(claimed).toEqual([]);
+    });
+
+    it('when a replay of an old delivery is enqueued, then it is not held back by the meeting order', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('meeting');
+      const events = await ingestEvents(store, 2);
+      const [older] = await store.enqueue([job({ coalesceKey: key, eventId: events[0]! })]);
+      await store.enqueue([job({ coalesceKey: key, eventId: events[1]! })]);
+
+      const [replay] = await store.enqueue([job({ coalesceKey: key, eventId: events[0]!, replayOf: older!.id })]);
+
+      expect(replay).toMatchObject({ state: 'pending' });
+    });
+  });
+}
+
+/** Inbound events to hang jobs on (meeting order needs real event ids), in receipt order. */
+async function ingestEvents(store: Store, count: number): Promise<number[]> {
+  const keys = Array.from({ length: count }, () => uniqueKey('event'));
+  const ids: number[] = [];
+  for (const dedupeKey of keys) {
+    const { created } = await store.ingest({ source: 'test', rawPayload: dedupeKey, receivedAt: T0, events: [{ dedupeKey, parsedPayload: {} }] }, () => []);
+    ids.push(created[0]!.id);
+  }
+  return ids;
+}
