@@ -81,12 +81,13 @@ export async function drainRemaps(options: DrainOptions): Promise<DrainResult> {
     let allDone = () => {};
     const done = new Promise<void>((resolve) => (allDone = resolve));
     const registry = options.withoutCalls
-      ? createJobRegistry({ remap: createRemapHandler({ client: instantClient, rateLimiter: runtime.rateLimiter, rateKey: MOMENTUM_RATE_KEY, logger, store }) })
+      ? createJobRegistry({ remap: createRemapHandler({ client: instantClient, pacer: runtime.pacer, rateKey: MOMENTUM_RATE_KEY, logger, store }) })
       : runtime.registry;
     const worker = workerFromConfig(config, {
       store,
       registry,
       logger,
+      pacer: runtime.pacer,
       onJobFinished: (event) => {
         telemetry.metrics.jobFinished(event);
         if (!FINAL.has(event.state)) return void (requeued += 1);

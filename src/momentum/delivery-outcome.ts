@@ -54,16 +54,15 @@ export async function toHandlerResult(result: MomentumCallResult, pacing: Pacing
     // Nobody on this key may call until Retry-After (or 60 s), capped like the worker caps
     // Retry-After so a hostile header cannot stall the bridge for days.
     const retryAfterMs = parseRetryAfter(result.retryAfter, now);
-    blockUntil = now + Math.min(retryAfterMs ?? hintDelay(hint, now) ?? SLOW_DOWN_MIN_DELAY_MS, MAX_RETRY_AFTER_MS);
-  } else if (hint !== undefined && hint.remaining === 0 && hint.resetAt !== undefined && hint.resetAt > now) {
-    blockUntil = now + Math.min(hint.resetAt - now, MAX_RETRY_AFTER_MS);
+    blockUntil = now + Math.min(retryAfterMs ?? hintDelay(hint) ?? SLOW_DOWN_MIN_DELAY_MS, MAX_RETRY_AFTER_MS);
+  } else if (hint !== undefined && hint.remaining === 0 && hint.resetMs !== undefined && hint.resetMs > 0) {
+    blockUntil = now + Math.min(hint.resetMs, MAX_RETRY_AFTER_MS);
   }
   if (blockUntil !== undefined) await pacing.pacer?.block(pacing.rateKey, blockUntil);
   return { ...handled, calledUpstream: true };
 }
 
-const hintDelay = (hint: RateLimitHint | undefined, now: number): number | undefined =>
-  hint?.resetAt !== undefined && hint.resetAt > now ? hint.resetAt - now : undefined;
+const hintDelay = (hint: RateLimitHint | undefined): number | undefined => (hint?.resetMs !== undefined && hint.resetMs > 0 ? hint.resetMs : undefined);
 
 function classify(result: MomentumCallResult, now: number): HandlerResult {
   const attempt = attemptOf(result);

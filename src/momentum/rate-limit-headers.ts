@@ -9,8 +9,8 @@ import type { IncomingHttpHeaders } from 'node:http';
  */
 export interface RateLimitHint {
   remaining: number;
-  /** When the budget refills, epoch ms; absent when no reset was given. */
-  resetAt?: number;
+  /** How long until the budget refills, in ms from when the answer came; absent when no reset was given. */
+  resetMs?: number;
 }
 
 // A reset this large is a Unix time in seconds (2001 onward), not a delay.
@@ -32,8 +32,8 @@ export function parseRateLimitHeaders(headers: IncomingHttpHeaders, now: number)
     if (remaining === undefined) continue;
     const reset = nonNegative(first(headers, `${prefix}-reset`));
     if (reset === undefined) return { remaining };
-    const resetAt = reset >= UNIX_SECONDS_FLOOR ? reset * 1000 : now + reset * 1000;
-    return { remaining, resetAt: Math.round(resetAt) };
+    const resetMs = reset >= UNIX_SECONDS_FLOOR ? reset * 1000 - now : reset * 1000;
+    return { remaining, resetMs: Math.max(0, Math.round(resetMs)) };
   }
   return undefined;
 }

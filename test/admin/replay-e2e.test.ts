@@ -81,7 +81,7 @@ describe('replaying a dead delivery through a real worker', () => {
     const ids: number[] = [];
     for (const id of ['m-1', 'm-2', 'm-3']) ids.push((await admin().post('/admin/meetings/remap', { ...remapBody, source: { id, type: 'GOOGLE_CALENDAR' } }).expect(202)).body.delivery.id);
     await waitFor('all three to go dead', async () => (await Promise.all(ids.map(stateOf))).every((state) => state === 'dead'));
-    const bucketBefore = await bridge.runtime.rateLimiter.state('momentum');
+    const bucketBefore = await bridge.runtime.pacer.view('momentum');
 
     down = false;
     const bulk = await admin().post('/admin/deliveries/replay', { filter: { state: 'dead' }, dryRun: false }).expect(200);
@@ -92,7 +92,7 @@ describe('replaying a dead delivery through a real worker', () => {
     expect(replays.map((job) => job.replayOf)).toEqual(ids);
     expect(momentum.requests.slice(3).map((call) => (call.body as typeof remapBody).source.id).sort()).toEqual(['m-1', 'm-2', 'm-3']);
     expect(momentum.requests).toHaveLength(6);
-    const bucketAfter = await bridge.runtime.rateLimiter.state('momentum');
-    expect(bucketAfter!.tokens).toBeLessThan(bucketBefore!.tokens);
+    const bucketAfter = await bridge.runtime.pacer.view('momentum');
+    expect(bucketAfter!.used).toBe(bucketBefore!.used + 3);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { statsSchema } from '../../src/admin/response-schemas.ts';
-import { createRateLimiter } from '../../src/jobs/rate-limiter.ts';
-import type { RateLimiter } from '../../src/jobs/types.ts';
+import { createPacer, type Pacer } from '../../src/jobs/pacer.ts';
+import { JOB_PRIORITY } from '../../src/store/types.ts';
 import { type AdminApp, startAdminApp } from './support/admin-app.ts';
 import { deadRemap, pendingJob, remapJob } from './support/seed.ts';
 
@@ -12,20 +12,19 @@ describe('GET /admin/stats', () => {
     harness = undefined;
   });
 
-  it('when deliveries exist, then it counts them by kind and state, ages the oldest pending, counts dead in 24 h and shows the Momentum bucket', async () => {
-    let limiter: RateLimiter | undefined;
+  it('when deliveries exist, then it counts them by kind and state, ages the oldest pending, counts dead in 24 h, pending per priority class, and shows the Momentum budget', async () => {
+    let pacer: Pacer | undefined;
     harness = await startAdminApp({
       momentumRate: (store) => {
-        limiter = createRateLimiter(store, { requests: 100, windowMs: 900_000 });
-        return { key: 'momentum', limiter };
+        pacer = createPacer(store, [{ key: 'momentum', limit: { requests: 100, windowMs: 900_000 } }]);
+        return { key: 'momentum', pacer };
       },
     });
     await deadRemap(harness.store, 'evt-1');
     const pending = await pendingJob(harness.store, remapJob('evt-2'));
-    await harness.store.enqueue([{ kind: 'import', payload: { request: { meeting: {} } }, runAt: Date.now() + 3_600_000 }]);
-    await limiter!.take('momentum');
+    await harness.store.enqueue([{ kind: 'import', payload: { request: { meeting: {} } }, runAt: Date.now() + 3_600_000, priority: JOB_PRIORITY.bulk }]);
     const blockedUntil = Date.now() + 60_000;
-    await limiter!.block('momentum', blockedUntil);
+    await pacer!.block('momentum', blockedUntil);
 
     const response = await harness.get('/admin/stats');
 
@@ -40,7 +39,19 @@ describe('GET /admin/stats', () => {
     const remapOldest = response.body.oldestPending.find((entry: { kind: string }) => entry.kind === 'remap');
     expect(remapOldest.createdAt).toBe(new Date(pending.createdAt).toISOString());
     expect(remapOldest.ageMs).toBe(Date.parse(response.body.at) - pending.createdAt);
-    expect(response.body.rateLimit).toEqual({ key: 'momentum', tokens: 0, capacity: 100, blockedUntil: new Date(blockedUntil).toISOString() });
+    expect(response.body.pendingByPriority).toEqual([
+      { kind: 'remap', priority: 'live', count: 1 },
+      { kind: 'import', priority: 'bulk', count: 1 },
+    ]);
+    expect(response.body.rateLimit).toEqual({
+      key: 'momentum',
+      tokens: 0,
+      capacity: 100,
+      windowMs: 900_000,
+      used: 0,
+      nextFreeAt: new Date(blockedUntil).toISOString(),
+      blockedUntil: new Date(blockedUntil).toISOString(),
+    });
   });
 
   it('when pacing is off or not wired, then rateLimit is null and an empty store has empty stats', async () => {

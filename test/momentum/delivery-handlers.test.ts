@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../src/jobs/rate-limiter.ts';
+import { createPacer } from '../../src/jobs/pacer.ts';
 import { createMomentumClient, type MomentumClient } from '../../src/momentum/client.ts';
 import { createImportHandler, createRemapHandler } from '../../src/momentum/delivery-handlers.ts';
 import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
 import type { RemapDeliveryPayload } from '../../src/momentum/schemas.ts';
 import { replies, startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
 import { captureLogger } from './support/capture-logger.ts';
-import { makeContext, makeJob, NOW, recordingLimiter } from './support/handler-doubles.ts';
+import { makeContext, makeJob, NOW, recordingPacer } from './support/handler-doubles.ts';
 import { enqueueAndClaim, openTestStore, recordSucceeded, spyLastSucceeded } from './support/real-store.ts';
 import type { Store } from '../../src/store/types.ts';
 
@@ -34,15 +34,15 @@ describe('createRemapHandler', () => {
     await cleanupStore();
   });
 
-  const setup = (options: { waitMs?: number; timeoutMs?: number } = {}) => {
+  const setup = (options: { timeoutMs?: number } = {}) => {
     const { logger, lines } = captureLogger();
-    const limiter = recordingLimiter(options.waitMs ?? 0);
+    const limiter = recordingPacer();
     const store = spyLastSucceeded(realStore);
     const handlerClient =
       options.timeoutMs === undefined
         ? client
         : createMomentumClient({ apiBaseUrl: fake.url, receiverUrl: fake.url, importPath: '/x', apiKey: 'k-123456', timeoutMs: options.timeoutMs });
-    const handler = createRemapHandler({ client: handlerClient, store, rateLimiter: limiter, rateKey: RATE_KEY, logger });
+    const handler = createRemapHandler({ client: handlerClient, store, pacer: limiter, rateKey: RATE_KEY, logger });
     return { handler, limiter, store, lines, context: makeContext(logger), done: () => (handlerClient === client ? undefined : handlerClient.close()) };
   };
 
@@ -60,13 +60,14 @@ describe('createRemapHandler', () => {
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ path: '/v1/meeting/remap', query: { triggerSummary: 'true' }, body: payload.request });
     expect(fake.requests[0]!.headers['idempotency-key']).toBe('7');
-    expect(limiter.taken).toEqual([RATE_KEY]);
+    expect(result.calledUpstream).toBe(true);
+    expect(limiter.blocks).toEqual([]);
     expect(lines.find((line) => line.message === 'remap forwarded')).toMatchObject({ level: 'debug', jobId: 7, status: 200, upstreamRequestId: 'req-42' });
     expect(JSON.stringify(lines)).not.toContain('k-123456');
   });
 
   it('when the payload fails its schema, then the job is dead as invalid_request and nothing is sent', async () => {
-    const { handler, limiter, context } = setup();
+    const { handler, context } = setup();
     const bad = { request: { salesforceRecords: {} }, flags: payload.flags };
 
     const result = await handler(makeJob({ payload: bad }), context);
@@ -79,13 +80,14 @@ describe('createRemapHandler', () => {
     expect(result.attempt).toMatchObject({ errorClass: 'invalid_request', durationMs: 0 });
     expect(result.attempt?.status).toBeUndefined();
     expect(fake.requests).toHaveLength(0);
-    expect(limiter.taken).toEqual([]);
+    // No call went out: the job's call slot is given back.
+    expect(result.calledUpstream).toBeUndefined();
   });
 
   it('when the last succeeded remap of the meeting had the same body and flags, then it is skipped as unchanged and nothing is sent', async () => {
     const reordered = { flags: { triggerAiSignals: false, triggerSummary: true }, request: { salesforceRecords: payload.request.salesforceRecords, source: payload.request.source } };
     const earlier = await recordSucceeded(realStore, 'remap', reordered, KEY);
-    const { handler, limiter, store, context } = setup();
+    const { handler, store, context } = setup();
     const job = await enqueueAndClaim(realStore, 'remap', payload, KEY);
 
     const result = await handler(job, context);
@@ -94,7 +96,7 @@ describe('createRemapHandler', () => {
     expect(result.attempt).toBeUndefined();
     expect(store.lookups).toEqual([`remap:${KEY}`]);
     expect(fake.requests).toHaveLength(0);
-    expect(limiter.taken).toEqual([]);
+    expect(result.calledUpstream).toBeUndefined();
   });
 
   it('when the flags or the ids differ from the last succeeded remap, then it is sent', async () => {
@@ -139,14 +141,35 @@ describe('createRemapHandler', () => {
     expect(fake.requests[0]!.body).toEqual(payload.request);
   });
 
-  it('when the limiter says wait, then the job is deferred by that wait and nothing is sent', async () => {
-    const { handler, limiter, context } = setup({ waitMs: 9_000 });
+  it('when Momentum answers 2xx with RateLimit-Remaining 0 and a reset, then the budget is blocked until the reset though the call succeeded', async () => {
+    const { handler, limiter, context } = setup();
+    fake.queue(replies.status(200, { accepted: true, requestId: 'r-1' }, { 'ratelimit-remaining': '0', 'ratelimit-reset': '42' }));
 
     const result = await handler(makeJob({ payload, coalesceKey: KEY }), context);
 
-    expect(result).toEqual({ kind: 'deferred', runAt: NOW + 9_000 });
-    expect(limiter.taken).toEqual([RATE_KEY]);
-    expect(fake.requests).toHaveLength(0);
+    expect(result).toMatchObject({ kind: 'succeeded', calledUpstream: true });
+    expect(limiter.blocks).toEqual([{ key: RATE_KEY, untilMs: NOW + 42_000 }]);
+  });
+
+  it('when Momentum answers with X-RateLimit headers that leave budget, then nothing is blocked', async () => {
+    const { handler, limiter, context } = setup();
+    fake.queue(replies.status(200, { accepted: true, requestId: 'r-1' }, { 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': String(Math.floor(NOW / 1000) + 600) }));
+
+    await handler(makeJob({ payload, coalesceKey: KEY }), context);
+
+    expect(limiter.blocks).toEqual([]);
+  });
+
+  it('when Momentum answers 429 with an exhausted X-RateLimit-Reset as a Unix time and no Retry-After, then the budget is blocked until that time', async () => {
+    const { handler, limiter, context } = setup();
+    fake.queue(replies.status(429, { error: 'Rate limit exceeded' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 90) }));
+
+    await handler(makeJob({ payload, coalesceKey: KEY }), context);
+
+    // A Unix time is read against the clock when the answer came; the block counts from the job's now.
+    expect(limiter.blocks).toHaveLength(1);
+    expect(limiter.blocks[0]!.untilMs - NOW).toBeGreaterThan(88_000);
+    expect(limiter.blocks[0]!.untilMs - NOW).toBeLessThanOrEqual(90_000);
   });
 
   it('when Momentum answers 429 with Retry-After, then the job retries no sooner than 60 s and the limiter is blocked until Retry-After', async () => {
@@ -160,18 +183,17 @@ describe('createRemapHandler', () => {
     expect(limiter.blocks).toEqual([{ key: RATE_KEY, untilMs: NOW + 120_000 }]);
   });
 
-  it('when Momentum answers 429, then the shared bucket in the store defers the next job and nothing more is sent', async () => {
+  it('when Momentum answers 429, then the budget in the store is blocked for every instance until Retry-After', async () => {
     const { logger } = captureLogger();
-    const limiter = createRateLimiter(realStore, { requests: 100, windowMs: 900_000 }, () => NOW);
-    const handler = createRemapHandler({ client, store: realStore, rateLimiter: limiter, rateKey: RATE_KEY, logger });
+    const pacer = createPacer(realStore, [{ key: RATE_KEY, limit: { requests: 100, windowMs: 900_000 } }]);
+    const handler = createRemapHandler({ client, store: realStore, pacer, rateKey: RATE_KEY, logger });
     fake.queue(replies.rateLimited('120'));
+    const now = Date.now();
 
-    const limited = await handler(makeJob({ id: 1, payload }), makeContext(logger));
-    const next = await handler(makeJob({ id: 2, payload: { ...payload, flags: { triggerSummary: false, triggerAiSignals: false } } }), makeContext(logger));
+    const limited = await handler(makeJob({ id: 1, payload }), { ...makeContext(logger), now: () => now });
 
-    expect(limited.kind).toBe('retryable');
-    expect(next).toEqual({ kind: 'deferred', runAt: NOW + 120_000 });
-    expect(await limiter.state(RATE_KEY)).toMatchObject({ tokens: 0, blockedUntil: NOW + 120_000 });
+    expect(limited).toMatchObject({ kind: 'retryable', calledUpstream: true });
+    expect(await pacer.view(RATE_KEY)).toMatchObject({ remaining: 0, blockedUntil: now + 120_000, nextFreeAt: now + 120_000 });
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -274,9 +296,9 @@ describe('createImportHandler', () => {
 
   it('when the import is valid, then it is posted to the import path and succeeds', async () => {
     const { logger } = captureLogger();
-    const limiter = recordingLimiter();
+    const limiter = recordingPacer();
     const request = { meeting: { id: 'm-1', title: 'Demo', startTime: '2026-05-08T13:00:00Z', attendees: [{ email: 'a@example.com', isInternal: false, name: 'A' }] }, processImportedMeeting: true };
-    const handler = createImportHandler({ client, rateLimiter: limiter, rateKey: RATE_KEY, logger });
+    const handler = createImportHandler({ client, pacer: limiter, rateKey: RATE_KEY, logger });
     fake.queue(replies.accept('imp-1'));
 
     const result = await handler(makeJob({ id: 55, kind: 'import', payload: { request } }), makeContext(logger));
@@ -285,12 +307,12 @@ describe('createImportHandler', () => {
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ path: '/user-provided-meeting', body: request, query: {} });
     expect(fake.requests[0]!.headers['idempotency-key']).toBe('55');
-    expect(limiter.taken).toEqual([RATE_KEY]);
+    expect(result.calledUpstream).toBe(true);
   });
 
   it('when the import payload fails its schema, then it is dead and nothing is sent', async () => {
     const { logger } = captureLogger();
-    const handler = createImportHandler({ client, rateLimiter: recordingLimiter(), rateKey: RATE_KEY, logger });
+    const handler = createImportHandler({ client, pacer: recordingPacer(), rateKey: RATE_KEY, logger });
 
     const result = await handler(makeJob({ kind: 'import', payload: { request: { meeting: { startTime: 'soon' } } } }), makeContext(logger));
 

@@ -44,8 +44,8 @@ export async function startBridgeLike(options: { momentum: FakeMomentum; retrySc
   });
   const logs = captureLogs({ level: 'info', secrets: secretValues(config) });
   const runtime = await createDeliveryRuntime(config, store, logs.logger);
-  const worker = createWorker({ store, registry: runtime.registry, logger: logs.logger, concurrency: 2, retrySchedule: options.retrySchedule, leaseMs: 30_000 });
-  const app = createApp({ config, logger: logs.logger, readiness: [], store, momentumRate: { limiter: runtime.rateLimiter, key: MOMENTUM_RATE_KEY } });
+  const worker = createWorker({ store, registry: runtime.registry, logger: logs.logger, concurrency: 2, retrySchedule: options.retrySchedule, leaseMs: 30_000, pacer: runtime.pacer });
+  const app = createApp({ config, logger: logs.logger, readiness: [], store, momentumRate: { pacer: runtime.pacer, key: MOMENTUM_RATE_KEY } });
   worker.start();
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -1,11 +1,12 @@
 import { Agent, request } from 'undici';
 import { parseRetryAfter, SLOW_DOWN_MIN_DELAY_MS } from '../../../src/jobs/retry-policy.ts';
-import type { JobHandler, RateLimiter } from '../../../src/jobs/types.ts';
+import type { Pacer } from '../../../src/jobs/pacer.ts';
+import type { JobHandler } from '../../../src/jobs/types.ts';
 
 export interface PostHandlerOptions {
   url: string;
-  /** Pacing: a token per request, deferred (not attempted) when the bucket is empty. */
-  limiter?: RateLimiter;
+  /** Pacing: the claim took the job's call slot; a 429 blocks the budget. */
+  pacer?: Pacer;
   bucketKey?: string;
   dispatcher?: Agent;
 }
@@ -18,10 +19,6 @@ export interface PostHandlerOptions {
 export function createPostHandler(options: PostHandlerOptions): JobHandler {
   const bucketKey = options.bucketKey ?? 'recorder';
   return async (job, context) => {
-    if (options.limiter) {
-      const wait = await options.limiter.take(bucketKey);
-      if (wait > 0) return { kind: 'deferred', runAt: context.now() + wait };
-    }
     const startedAt = context.now();
     try {
       const response = await request(options.url, {
@@ -34,17 +31,17 @@ export function createPostHandler(options: PostHandlerOptions): JobHandler {
       await response.body.text();
       const status = response.statusCode;
       const attempt = { startedAt, durationMs: context.now() - startedAt, status };
-      if (status >= 200 && status < 300) return { kind: 'succeeded', attempt };
+      if (status >= 200 && status < 300) return { kind: 'succeeded', attempt, calledUpstream: true };
       if (status === 429) {
         const retryAfterMs = parseRetryAfter(response.headers['retry-after'], context.now());
-        if (options.limiter && retryAfterMs !== undefined) await options.limiter.block(bucketKey, context.now() + retryAfterMs);
-        return { kind: 'retryable', error: 'HTTP 429', retryAfterMs, minDelayMs: SLOW_DOWN_MIN_DELAY_MS, attempt: { ...attempt, errorClass: 'http_429' } };
+        if (options.pacer && retryAfterMs !== undefined) await options.pacer.block(bucketKey, context.now() + retryAfterMs);
+        return { kind: 'retryable', error: 'HTTP 429', retryAfterMs, minDelayMs: SLOW_DOWN_MIN_DELAY_MS, attempt: { ...attempt, errorClass: 'http_429' }, calledUpstream: true };
       }
-      if (status >= 500) return { kind: 'retryable', error: `HTTP ${status}`, attempt: { ...attempt, errorClass: 'http_5xx' } };
-      return { kind: 'final', state: 'dead', reason: `HTTP ${status}`, attempt: { ...attempt, errorClass: 'rejected' } };
+      if (status >= 500) return { kind: 'retryable', error: `HTTP ${status}`, attempt: { ...attempt, errorClass: 'http_5xx' }, calledUpstream: true };
+      return { kind: 'final', state: 'dead', reason: `HTTP ${status}`, attempt: { ...attempt, errorClass: 'rejected' }, calledUpstream: true };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { kind: 'retryable', error: message, attempt: { startedAt, durationMs: context.now() - startedAt, errorClass: 'network' } };
+      return { kind: 'retryable', error: message, attempt: { startedAt, durationMs: context.now() - startedAt, errorClass: 'network' }, calledUpstream: true };
     }
   };
 }

@@ -1,4 +1,5 @@
-import type { JobContext, RateLimiter } from '../../../src/jobs/types.ts';
+import type { Pacer } from '../../../src/jobs/pacer.ts';
+import type { JobContext } from '../../../src/jobs/types.ts';
 import type { Logger } from '../../../src/logger.ts';
 import type { Job } from '../../../src/store/types.ts';
 
@@ -22,6 +23,10 @@ export function makeJob(overrides: Partial<Job> = {}): Job {
     replayOf: null,
     lastError: null,
     result: null,
+    rateKey: 'momentum',
+    priority: 1,
+    serialKey: null,
+    sourceVersion: null,
     ...overrides,
   };
 }
@@ -30,18 +35,13 @@ export function makeContext(logger: Logger, signal: AbortSignal = new AbortContr
   return { logger, signal, now: () => NOW };
 }
 
-/** A limiter that answers `take` with the scripted wait and records every call. */
-export function recordingLimiter(waitMs = 0): RateLimiter & { taken: string[]; blocks: Array<{ key: string; untilMs: number }> } {
-  const taken: string[] = [];
+/** A pacer that records every block. */
+export function recordingPacer(): Pacer & { blocks: Array<{ key: string; untilMs: number }> } {
   const blocks: Array<{ key: string; untilMs: number }> = [];
   return {
-    taken,
     blocks,
-    take: async (key) => {
-      taken.push(key);
-      return waitMs;
-    },
+    claimPacing: (max) => ({ budgets: [], max }),
     block: async (key, untilMs) => void blocks.push({ key, untilMs }),
-    state: async () => undefined,
+    view: async () => undefined,
   };
 }
