@@ -26,6 +26,12 @@ export function replayJob(original: Job, priority: JobPriority = JOB_PRIORITY.op
 
 export const isReplayable = (job: Job): boolean => (REPLAYABLE_STATES as readonly string[]).includes(job.state);
 
+/**
+ * One replay at a time per delivery: while a replay of it is still pending or running, another
+ * would only send the same request again, so it is refused (409 naming that replay). Once that
+ * replay has ended, the delivery may be replayed again. The store checks and inserts atomically,
+ * so this holds against a concurrent replay or bulk replay on any instance.
+ */
 export async function replayDelivery(store: AdminStore, id: number): Promise<{ original: Job; replay: Job }> {
   const original = await loadDelivery(store, id);
   if (!isReplayable(original)) {
@@ -34,9 +40,15 @@ export async function replayDelivery(store: AdminStore, id: number): Promise<{ o
       details: { state: original.state },
     });
   }
-  const [replay] = await store.enqueue([replayJob(original)]);
-  if (replay === undefined) throw new Error(`enqueueing the replay of delivery ${id} returned no job`);
-  return { original, replay };
+  const [result] = await store.enqueueReplays([replayJob(original)], 'activeReplay');
+  if (result === undefined) throw new Error(`enqueueing the replay of delivery ${id} returned no result`);
+  if ('existingReplayId' in result) {
+    throw new AppError('replay_in_progress', `delivery ${id} already has replay ${result.existingReplayId} pending or running; replay it again once that one has ended`, {
+      status: 409,
+      details: { replayId: result.existingReplayId },
+    });
+  }
+  return { original, replay: result.created };
 }
 
 export async function cancelDelivery(store: AdminStore, id: number, keyFingerprint: string): Promise<Job> {

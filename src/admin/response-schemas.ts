@@ -76,7 +76,7 @@ export const deliveryAnswerSchema = z.object({ delivery: jobSummarySchema });
 export const bulkReplayAnswerSchema = z.object({
   dryRun: z.boolean(),
   matched: z.int().meta({ description: 'Deliveries the filter selects' }),
-  replayed: z.int().meta({ description: 'Replays enqueued (a dry run: how many would be)' }),
+  replayed: z.int().meta({ description: 'Replays this run created (a dry run: how many would be); a delivery another run replayed meanwhile is not counted' }),
   capped: z.boolean().meta({ description: 'More matched than ADMIN_BULK_MAX; run again for the rest' }),
   sample: z.array(jobSummarySchema),
 });

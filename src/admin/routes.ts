@@ -58,7 +58,7 @@ export const ADMIN_ROUTES = {
   replayDelivery: defineRoute({
     method: 'post', path: '/admin/deliveries/:id/replay', operationId: 'replayDelivery', mutating: true,
     summary: 'A new delivery with the same request, linked to this one; always sent, even if unchanged',
-    description: 'Allowed from dead, succeeded, cancelled and skipped; pending, running or superseded answer 409.',
+    description: 'Allowed from dead, succeeded, cancelled and skipped; pending, running or superseded answer 409 not_replayable. While a replay of the delivery is still pending or running, 409 replay_in_progress names it (details.replayId); once it has ended the delivery may be replayed again.',
     params: idParamsSchema, query: emptyQuerySchema,
     success: { status: 202, description: 'The replay, queued', schema: deliveryAnswerSchema },
     errors: [404, 409],
@@ -73,7 +73,7 @@ export const ADMIN_ROUTES = {
   bulkReplay: defineRoute({
     method: 'post', path: '/admin/deliveries/replay', operationId: 'bulkReplay', mutating: true,
     summary: 'Replays every delivery a filter selects (default: dead, not yet replayed); dryRun only counts',
-    description: 'At most ADMIN_BULK_MAX per run, oldest first; run again for the rest.',
+    description: 'At most ADMIN_BULK_MAX per run, oldest first; run again for the rest. Each delivery is replayed at most once however many runs overlap (with includeReplayed: not while its last replay is pending or running); replayed counts the replays this run created.',
     query: emptyQuerySchema, body: bulkReplayBodySchema,
     success: { status: 200, description: 'What was (or would be) replayed', schema: bulkReplayAnswerSchema },
     errors: [413, 415],

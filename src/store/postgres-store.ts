@@ -8,6 +8,7 @@ import { type Client, connectionConfig, createPgDatabase } from './postgres-pool
 import { PG } from './postgres-sql.ts';
 import { finishWakes, keysOf } from './job-rules.ts';
 import { postgresReads } from './postgres-reads.ts';
+import { enqueueReplays } from './postgres-replays.ts';
 import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from './row-mappers.ts';
 import { SQL } from './sql.ts';
 import { createSqlChannelStore } from './sql-channel-store.ts';
@@ -82,6 +83,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         const created = await enqueueJobs(client, jobs, Date.now());
         return { value: created, wake: created.length > 0 };
       }),
+    enqueueReplays: async (replays, guard) =>
+      replays.length === 0
+        ? []
+        : writeAndWake(async (client) => {
+            const results = await enqueueReplays(client, replays, guard, Date.now());
+            return { value: results, wake: results.some((result) => 'created' in result) };
+          }),
     claim: (options) => db.transaction((client) => claimJobs(client, { ...options, now: options.now ?? Date.now() })),
     async extendLeases(jobIds, owner, leaseMs) {
       if (jobIds.length === 0) return;

@@ -10,6 +10,7 @@ import { createGroupCommit } from './sqlite-group-commit.ts';
 import { createWalSync } from './wal-sync.ts';
 import { claimJobs, enqueueJobs, finishJob, ingestMessage, readRateState } from './sqlite-jobs.ts';
 import { migrateSqlite } from './sqlite-migrate.ts';
+import { enqueueReplays } from './sqlite-replays.ts';
 import { createQueries, type Param } from './sqlite-queries.ts';
 import { sqliteReads } from './sqlite-reads.ts';
 import { createSqlChannelStore } from './sql-channel-store.ts';
@@ -78,6 +79,12 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
       const created = await write(() => enqueueJobs(q, jobs, Date.now()));
       if (created.length > 0) notifier.notify();
       return created;
+    },
+    async enqueueReplays(replays, guard) {
+      if (replays.length === 0) return [];
+      const results = await write(() => enqueueReplays(q, replays, guard, Date.now()));
+      if (results.some((result) => 'created' in result)) notifier.notify();
+      return results;
     },
     claim: (options) => bookkeeping(() => claimJobs(q, { ...options, now: clock(options.now) })),
     async extendLeases(jobIds, owner, leaseMs) {

@@ -224,6 +224,16 @@ export interface InboundMessage {
   receivedAt: number;
 }
 
+/**
+ * Which existing replay of a job stops a new one: `anyReplay` (bulk replay: each delivery is
+ * replayed once, so running it again continues with the rest) or `activeReplay` (only a replay
+ * still pending or running: an operator may replay again once the last replay has ended).
+ */
+export type ReplayGuard = 'anyReplay' | 'activeReplay';
+
+/** One replay asked of enqueueReplays: the one made, or the existing replay that stood in the way. */
+export type ReplayResult = { replayOf: number; created: Job } | { replayOf: number; existingReplayId: number };
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   /** Google Calendar watch channels, watched calendars and singleton leases, in the same database. */
@@ -235,6 +245,15 @@ export interface Store {
   /** Stores a message and its new events, and the jobs `jobsFor` makes for each new event, in one transaction. */
   ingest(message: NewInboundMessage, jobsFor: (event: InboundEvent) => NewJob[]): Promise<IngestResult>;
   enqueue(jobs: NewJob[]): Promise<Job[]>;
+  /**
+   * Enqueues replays (jobs whose `replayOf` names a stored original), each only if its original has
+   * no replay the guard counts. The check and the insert are one atomic step per original across
+   * every instance on this database (the original's row is locked), so callers racing on one
+   * original never both replay it; all of one call commit together. One result per job, in order;
+   * a later job naming the same original as an earlier one meets the earlier one's replay. A job
+   * without `replayOf` is refused (throws, nothing stored).
+   */
+  enqueueReplays(replays: readonly NewJob[], guard: ReplayGuard): Promise<ReplayResult[]>;
   claim(options: ClaimOptions): Promise<Job[]>;
   extendLeases(jobIds: number[], owner: string, leaseMs: number): Promise<void>;
   /** Applies the outcome if `leaseOwner` still holds the job; false when the lease was lost. */

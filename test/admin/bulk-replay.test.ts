@@ -71,6 +71,22 @@ describe('POST /admin/deliveries/replay (bulk)', () => {
     expect(including.body).toMatchObject({ dryRun: true, matched: 1 });
   });
 
+  it('when includeReplayed is set for real, then a delivery whose replay ended is replayed again and one whose replay is still pending is skipped and not counted', async () => {
+    harness = await startAdminApp();
+    const [ended, inFlight, fresh] = [await deadRemap(harness.store, 'evt-ended'), await deadRemap(harness.store, 'evt-in-flight'), await deadRemap(harness.store, 'evt-fresh')];
+    const endedReplay = (await harness.post(`/admin/deliveries/${ended.id}/replay`).expect(202)).body.delivery;
+    await harness.post(`/admin/deliveries/${endedReplay.id}/cancel`).expect(200);
+    const pendingReplay = (await harness.post(`/admin/deliveries/${inFlight.id}/replay`).expect(202)).body.delivery;
+
+    const response = await harness.post('/admin/deliveries/replay', { filter: { state: 'dead', includeReplayed: true }, dryRun: false });
+
+    expect(response.body).toMatchObject({ dryRun: false, matched: 3, replayed: 2 });
+    const replaysOf = async (id: number) => (await harness!.store.listJobs({ replayOf: id, order: 'oldest', limit: 10 })).map((job) => job.id);
+    expect(await replaysOf(ended.id)).toEqual([endedReplay.id, expect.any(Number)]);
+    expect(await replaysOf(inFlight.id)).toEqual([pendingReplay.id]);
+    expect(await replaysOf(fresh.id)).toHaveLength(1);
+  });
+
   it.each([
     [{ filter: { state: 'pending' }, dryRun: true }, 'filter.state'],
     [{ filter: { state: 'dead', kind: 'map-event' } }, 'filter.kind'],

@@ -68,6 +68,55 @@ describe('POST /admin/deliveries/:id/replay', () => {
     expect(harness.logs.lines().filter((line) => line.message === 'admin change')).toEqual([]);
   });
 
+  it('when a delivery whose replay is still pending or running is replayed again, then 409 replay_in_progress names that replay and nothing is enqueued', async () => {
+    harness = await startAdminApp();
+    const dead = await deadRemap(harness.store, 'evt-twice');
+    const first = (await harness.post(`/admin/deliveries/${dead.id}/replay`).expect(202)).body.delivery;
+    const whilePending = await harness.post(`/admin/deliveries/${dead.id}/replay`);
+    await harness.store.claim({ owner: 'test-worker', limit: 10, leaseMs: 60_000 });
+    const before = await allJobs(harness);
+
+    const whileRunning = await harness.post(`/admin/deliveries/${dead.id}/replay`);
+
+    expect((await harness.store.getJob(first.id))?.state).toBe('running');
+    for (const response of [whilePending, whileRunning]) {
+      expect(response.status).toBe(409);
+      expect(response.body.error).toEqual({
+        code: 'replay_in_progress',
+        message: `delivery ${dead.id} already has replay ${first.id} pending or running; replay it again once that one has ended`,
+        details: { replayId: first.id },
+      });
+    }
+    expect(await allJobs(harness)).toEqual(before);
+    expect(harness.logs.lines().filter((line) => line.message === 'admin change')).toHaveLength(1);
+  });
+
+  it('when a delivery\'s replay has ended, then it may be replayed again, linked to the same original', async () => {
+    harness = await startAdminApp();
+    const dead = await deadRemap(harness.store, 'evt-again');
+    const first = (await harness.post(`/admin/deliveries/${dead.id}/replay`).expect(202)).body.delivery;
+    await harness.post(`/admin/deliveries/${first.id}/cancel`).expect(200);
+
+    const second = await harness.post(`/admin/deliveries/${dead.id}/replay`);
+
+    expect(second.status).toBe(202);
+    expect(second.body.delivery).toMatchObject({ state: 'pending', replayOf: dead.id });
+    expect((await harness.store.listJobs({ replayOf: dead.id, limit: 10, order: 'oldest' })).map((job) => job.id)).toEqual([first.id, second.body.delivery.id]);
+  });
+
+  it('when one delivery is replayed by many concurrent requests, then exactly one is accepted and the others name its replay', async () => {
+    harness = await startAdminApp();
+    const dead = await deadRemap(harness.store, 'evt-race');
+
+    const responses = await Promise.all(Array.from({ length: 8 }, () => harness!.post(`/admin/deliveries/${dead.id}/replay`)));
+
+    const accepted = responses.filter((response) => response.status === 202);
+    expect(accepted).toHaveLength(1);
+    const replayId = accepted[0]!.body.delivery.id;
+    expect(responses.filter((response) => response.status === 409).map((response) => response.body.error.details)).toEqual(Array.from({ length: 7 }, () => ({ replayId })));
+    expect((await harness.store.listJobs({ replayOf: dead.id, limit: 10 })).map((job) => job.id)).toEqual([replayId]);
+  });
+
   it('when the delivery does not exist, then 404 and nothing is enqueued', async () => {
     harness = await startAdminApp();
 

@@ -5,6 +5,7 @@ import type { StoreHarness } from './conformance-fixture.ts';
 import { finishConformance } from './conformance-finish.ts';
 import { ingestConformance } from './conformance-ingest.ts';
 import { readConformance } from './conformance-reads.ts';
+import { replayConformance } from './conformance-replays.ts';
 
 export type { StoreHarness, TestDatabase } from './conformance-fixture.ts';
 
@@ -16,4 +17,5 @@ export function registerStoreConformance(harness: StoreHarness): void {
   finishConformance(harness);
   pacingConformance(harness);
   readConformance(harness);
+  replayConformance(harness);
 }

@@ -25,14 +25,28 @@ export interface BridgeLike {
   stop(): Promise<void>;
 }
 
+export interface BridgeLikeOptions {
+  momentum: FakeMomentum;
+  retrySchedule: number[];
+  /** A database to share (another bridge on the same PostgreSQL schema); default a new SQLite file of its own. */
+  database?: { url: string; schema?: string };
+  /** MOMENTUM_RATE_LIMIT (default 100/15m). */
+  momentumRateLimit?: string;
+  /** false: the worker is left idle until the test calls `worker.start()` (default true). */
+  startWorker?: boolean;
+}
+
 /**
- * The bridge as src/bridge.ts assembles it, on a real port: real SQLite store, the real delivery
- * runtime (remap/import handlers, Momentum client) pointed at a fake Momentum, a running worker
- * with a short retry schedule, and the app with the admin API and console.
+ * The bridge as src/bridge.ts assembles it, on a real port: a real store (its own SQLite file unless
+ * given a database), the real delivery runtime (remap/import handlers, Momentum client) pointed at
+ * a fake Momentum, a running worker with a short retry schedule, and the app with the admin API
+ * and console.
  */
-export async function startBridgeLike(options: { momentum: FakeMomentum; retrySchedule: number[] }): Promise<BridgeLike> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'admin-bridge-'));
-  const store = await openStore(`sqlite:${path.join(dir, 'bridge.db')}`);
+export async function startBridgeLike(options: BridgeLikeOptions): Promise<BridgeLike> {
+  const dir = options.database === undefined ? mkdtempSync(path.join(tmpdir(), 'admin-bridge-')) : undefined;
+  const store = options.database === undefined
+    ? await openStore(`sqlite:${path.join(dir!, 'bridge.db')}`)
+    : await openStore(options.database.url, { poolMax: 4, ...(options.database.schema === undefined ? {} : { schema: options.database.schema }) });
   const config = parseConfig({
     NODE_ENV: 'test',
     ADMIN_API_KEYS: KEY,
@@ -40,13 +54,13 @@ export async function startBridgeLike(options: { momentum: FakeMomentum; retrySc
     MOMENTUM_API_BASE_URL: options.momentum.url,
     MOMENTUM_RECEIVER_URL: options.momentum.url,
     MOMENTUM_TIMEOUT_MS: '5000',
-    MOMENTUM_RATE_LIMIT: '100/15m',
+    MOMENTUM_RATE_LIMIT: options.momentumRateLimit ?? '100/15m',
   });
   const logs = captureLogs({ level: 'info', secrets: secretValues(config) });
   const runtime = await createDeliveryRuntime(config, store, logs.logger);
   const worker = createWorker({ store, registry: runtime.registry, logger: logs.logger, concurrency: 2, retrySchedule: options.retrySchedule, leaseMs: 30_000, pacer: runtime.pacer });
   const app = createApp({ config, logger: logs.logger, readiness: [], store, momentumRate: { pacer: runtime.pacer, key: MOMENTUM_RATE_KEY } });
-  worker.start();
+  if (options.startWorker ?? true) worker.start();
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
@@ -61,7 +75,7 @@ export async function startBridgeLike(options: { momentum: FakeMomentum; retrySc
       await worker.stop(5_000);
       await runtime.close();
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

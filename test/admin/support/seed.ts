@@ -76,3 +76,12 @@ export async function pendingJob(store: Store, job: NewJob): Promise<Job> {
   const [created] = await store.enqueue([{ ...job, runAt: Date.now() + 3_600_000 }]);
   return created!;
 }
+
+/** One dead remap per meeting, made in a few store calls (enqueue, one claim, the outcomes) for tests needing hundreds. */
+export async function deadRemaps(store: Store, meetingIds: readonly string[]): Promise<Job[]> {
+  const created = await store.enqueue(meetingIds.map((meetingId) => ({ ...remapJob(meetingId), runAt: 0 })));
+  const claimed = await store.claim({ owner: OWNER, limit: created.length, leaseMs: leaseMs(), now: 1 });
+  if (claimed.length !== created.length) throw new Error(`seeding claimed ${claimed.length} of ${created.length} jobs`);
+  await Promise.all(claimed.map((job) => store.finish({ jobId: job.id, leaseOwner: OWNER, outcome: { state: 'dead', reason: '503 from Momentum after 3 attempts' } })));
+  return Promise.all(created.map(async (job) => (await store.getJob(job.id))!));
+}
