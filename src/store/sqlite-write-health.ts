@@ -95,7 +95,8 @@ export function createWriteHealth({ db, commit, logger, probeIntervalMs = PROBE_
       const { reason, since } = failure;
       failure = undefined;
       logger.info('store can write again', { reason, since: new Date(since).toISOString(), cannotWriteMs: Date.now() - since, walCheckpoint: checkpoint });
-      // Busy: another process was reading the WAL. Writes work; the WAL is truncated by a later checkpoint.
+      // Busy: another process was reading the WAL. Writes work; later checkpoints let SQLite reuse the
+      // WAL from its start, but only a TRUNCATE checkpoint gives its space back.
       if (checkpoint?.busy) logger.warn('store: the WAL could not be truncated after the disk filled', { walCheckpoint: checkpoint });
     } catch (error) {
       if (closed) return;
