@@ -1,9 +1,13 @@
 import { Router } from 'express';
+import { isAppError } from '../src/errors.ts';
 import type { Logger } from '../src/logger.ts';
 
 export interface ReadinessCheck {
   name: string;
-  /** Resolves when the dependency is usable; rejects (or throws) with the reason otherwise. */
+  /**
+   * Resolves when the dependency is usable; rejects (or throws) with the reason otherwise. An
+   * AppError's message is written for the caller and shown as the check's `reason`.
+   */
   check: () => Promise<void>;
 }
 
@@ -20,9 +24,9 @@ export function healthRouter(checks: readonly ReadinessCheck[], logger: Logger):
           await check();
           return { name, ok: true };
         } catch (error) {
-          // The reason may name hosts or driver internals: it goes to the log, not to the caller.
           logger.warn('readiness check failed', { check: name, error });
-          return { name, ok: false };
+          // Any other reason may name hosts or driver internals: it goes to the log, not to the caller.
+          return isAppError(error) ? { name, ok: false, reason: error.message } : { name, ok: false };
         }
       }),
     );

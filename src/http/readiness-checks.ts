@@ -4,7 +4,8 @@ import type { Store } from '../store/types.ts';
 
 /**
  * What /readyz asks on every call, so it recovers by itself: the store answers a ping (a dropped
- * database fails it until connections come back), and the worker is running (it stops on SIGTERM).
+ * database fails it until connections come back; SQLite fails it, naming why, while its writes fail
+ * for want of disk), and the worker is running (it stops on SIGTERM).
  */
 export function bridgeReadiness(store: Pick<Store, 'ping'>, worker: Pick<Worker, 'isRunning'>): ReadinessCheck[] {
   return [

@@ -55,7 +55,11 @@ interface Queued {
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCommit {
+/**
+ * `onFailure` sees the error of every call that fails, and of every WAL sync that fails (the engine
+ * watches them for a full disk, see sqlite-write-health.ts); a call that succeeds costs it nothing.
+ */
+export function createGroupCommit(db: DatabaseSync, walSync?: WalSync, onFailure?: (error: unknown) => void): GroupCommit {
   let queue: Queued[] = [];
   // The next flush: at the next loop turn (`soon`), or when the WAL sync in flight ends (`afterSync`).
   let scheduled: 'soon' | 'afterSync' | undefined;
@@ -90,7 +94,8 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
       if (isolated) sql.release.run();
       return { ok: true, value };
     } catch (error) {
-      if (isolated) {
+      // No transaction left: SQLite rolled it back itself (see commit()); there is no savepoint to undo.
+      if (isolated && db.isTransaction) {
         sql.rollbackTo.run();
         sql.release.run();
       }
@@ -103,13 +108,31 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
     sql.begin.run();
     // A batch of one needs no savepoint: if it fails, the whole transaction is rolled back.
     const isolated = batch.length > 1;
-    const settled = batch.map((item) => runOne(item, isolated));
+    const settled: Settled[] = [];
+    for (const item of batch) {
+      const outcome = runOne(item, isolated);
+      // After SQLITE_FULL or an I/O error SQLite may roll back the whole transaction, not only the
+      // failed statement: nothing of the batch is stored, and every call fails with that error
+      // (not with the "no transaction is active" of a ROLLBACK that found nothing to undo).
+      if (!outcome.ok && !db.isTransaction) return batch.map(() => outcome);
+      settled.push(outcome);
+    }
     if (!isolated && settled[0]?.ok === false) {
       sql.rollback.run();
       return settled;
     }
     sql.commit.run();
     return settled;
+  };
+
+  // flush() runs from a timer: a throw here would end the process. A ROLLBACK that fails leaves the
+  // transaction open; the next batch's BEGIN then fails and lands here again, so it is retried.
+  const rollbackAfterFailure = () => {
+    try {
+      if (db.isTransaction) sql.rollback.run();
+    } catch {
+      // The batch's calls are rejected with the error that brought us here, which says more.
+    }
   };
 
   const cancelLazy = () => {
@@ -127,14 +150,16 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
       settled = commit(batch);
     } catch (error) {
       // BEGIN or COMMIT failed (busy past the timeout, disk full): nothing of the batch is stored.
-      if (db.isTransaction) sql.rollback.run();
+      rollbackAfterFailure();
       settled = batch.map(() => ({ ok: false, error }));
     }
     const waitForDisk: Array<() => void> = [];
     batch.forEach((item, index) => {
       const outcome = settled[index];
-      if (!outcome?.ok) item.reject(outcome?.error);
-      else if (item.durable && walSync !== undefined) waitForDisk.push(() => item.resolve(outcome.value));
+      if (!outcome?.ok) {
+        onFailure?.(outcome?.error);
+        item.reject(outcome?.error);
+      } else if (item.durable && walSync !== undefined) waitForDisk.push(() => item.resolve(outcome.value));
       else item.resolve(outcome.value);
     });
     if (waitForDisk.length > 0 && walSync !== undefined) {
@@ -143,7 +168,10 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync): GroupCom
       walSync.request().then(
         () => waitForDisk.forEach((resolve) => resolve()),
         // Committed but maybe not on disk: the caller must not acknowledge it (the sender retries).
-        (error: unknown) => durableItems.forEach((item) => item.reject(error)),
+        (error: unknown) => {
+          onFailure?.(error);
+          durableItems.forEach((item) => item.reject(error));
+        },
       ).finally(() => {
         syncing -= 1;
         settleIdle();

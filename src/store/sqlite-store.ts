@@ -13,11 +13,24 @@ import { migrateSqlite } from './sqlite-migrate.ts';
 import { enqueueReplays } from './sqlite-replays.ts';
 import { createQueries, type Param } from './sqlite-queries.ts';
 import { sqliteReads } from './sqlite-reads.ts';
+import { createWriteHealth } from './sqlite-write-health.ts';
 import { createSqlChannelStore } from './sql-channel-store.ts';
 import type { Store } from './types.ts';
 
 // Another process on the same file (a restart overlapping the old one) holds the write lock briefly.
 const BUSY_TIMEOUT_MS = 5000;
+
+const connectionWatchersForTests = new Set<(db: DatabaseSync, location: string) => void>();
+
+/**
+ * Test-only: hands each connection the engine opens to `watcher`, so a test can set a
+ * per-connection PRAGMA on it (max_page_count makes writes fail with the genuine SQLITE_FULL of a
+ * full disk without filling one). Returns the function that stops watching.
+ */
+export function watchSqliteConnectionsForTests(watcher: (db: DatabaseSync, location: string) => void): () => void {
+  connectionWatchersForTests.add(watcher);
+  return () => void connectionWatchersForTests.delete(watcher);
+}
 
 /** `:memory:` or a file path; the file's directory is created when missing. */
 export async function openSqliteStore(location: string, logger: Logger): Promise<Store> {
@@ -34,9 +47,12 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
 
   const q = createQueries(db);
   const walSync = location === ':memory:' ? undefined : createWalSync(`${location}-wal`);
-  const batches = createGroupCommit(db, walSync);
+  // A full disk fails writes while reads still answer: the ping reports it (sqlite-write-health.ts).
+  const health = createWriteHealth({ db, commit: (work) => batches.run(work), logger });
+  const batches = createGroupCommit(db, walSync, (error) => health.notice(error));
   const notifier = createJobsNotifier(logger);
   let closed = false;
+  for (const watch of connectionWatchersForTests) watch(db, location);
 
   const ensureOpen = () => {
     if (closed) throw new AppError('store_closed', 'the store is closed', { status: 503 });
@@ -61,10 +77,15 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     engine: 'sqlite',
     channels: createSqlChannelStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     migrate: () => read(() => void migrateSqlite(db)),
-    ping: () => read(() => void q.get(SQL.ping)),
+    ping: () =>
+      read(() => {
+        q.get(SQL.ping);
+        health.assertWritable();
+      }),
     async close() {
       if (closed) return;
       closed = true;
+      await health.close();
       await batches.drain();
       await walSync?.close();
       db.close();

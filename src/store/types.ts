@@ -239,6 +239,7 @@ export interface Store {
   /** Google Calendar watch channels, watched calendars and singleton leases, in the same database. */
   readonly channels: ChannelStore;
   migrate(): Promise<void>;
+  /** Resolves while the store answers. SQLite also rejects (an AppError, 503) while its writes fail for want of disk. */
   ping(): Promise<void>;
   close(): Promise<void>;
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../src/errors.ts';
 import { buildApp } from '../support/build-app.ts';
 
 const passing = (name: string) => ({ name, check: async () => {} });
@@ -62,6 +63,34 @@ describe('GET /readyz', () => {
       { name: 'store', ok: false },
     ]);
     expect(reply.text).not.toContain('database is unreachable');
+  });
+
+  it("when a check fails with an AppError, then it answers 503 with that error's message as the check's reason", async () => {
+    // Arrange
+    const { app } = buildApp({
+      readiness: [
+        passing('worker'),
+        {
+          name: 'store',
+          check: async () => {
+            throw new AppError('store_cannot_write', 'cannot write: database or disk is full', { status: 503 });
+          },
+        },
+      ],
+    });
+
+    // Act
+    const reply = await request(app).get('/readyz');
+
+    // Assert
+    expect(reply.status).toBe(503);
+    expect(reply.body).toEqual({
+      status: 'not ready',
+      checks: [
+        { name: 'worker', ok: true },
+        { name: 'store', ok: false, reason: 'cannot write: database or disk is full' },
+      ],
+    });
   });
 
   it('when a check throws synchronously instead of rejecting, then it still answers 503 naming it', async () => {
