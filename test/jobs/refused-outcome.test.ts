@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createJobRegistry } from '../../src/jobs/registry.ts';
+import type { JobHandler } from '../../src/jobs/types.ts';
+import { createWorker } from '../../src/jobs/worker.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import type { Store } from '../../src/store/types.ts';
+import { captureLogger } from './support/capture-logger.ts';
+import { waitFor } from './support/wait-for.ts';
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function sqliteStore(): Promise<Store> {
+  const dir = mkdtempSync(join(tmpdir(), 'jobs-refused-'));
+  const store = await openStore(`sqlite:${join(dir, 'bridge.db')}`);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return store;
+}
+
+async function postgresStore(): Promise<Store> {
+  const schema = `jobs_refused_${randomBytes(4).toString('hex')}`;
+  const store = await openStore(DATABASE_URL as string, { schema, poolMax: 4 });
+  cleanups.push(async () => {
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  });
+  return store;
+}
+
+const engines = [
+  ['SQLite', sqliteStore],
+  ...(DATABASE_URL ? [['PostgreSQL', postgresStore] as const] : []),
+] as const;
+
+describe.each(engines)('an outcome the database refuses (%s)', (engine, open) => {
+  const run = async (handler: JobHandler) => {
+    const store = await open();
+    const { logger, lines } = captureLogger();
+    let runs = 0;
+    const worker = createWorker({
+      store,
+      logger,
+      concurrency: 1,
+      retrySchedule: [0, 10, 10],
+      leaseMs: 500,
+      maxIdleMs: 100,
+      registry: createJobRegistry({ poison: async (job, context) => ((runs += 1), handler(job, context)) }),
+    });
+    cleanups.push(async () => {
+      await worker.stop(1_000);
+      await store.close();
+    });
+    const [job] = await store.enqueue([{ kind: 'poison', payload: {} }]);
+    worker.start();
+    await waitFor('the job to end', async () => (await store.getJob(job!.id))?.state === 'dead', 10_000);
+    // Longer than two leases: a job whose outcome was never stored would have run again by now.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    return { store, job: (await store.getJob(job!.id))!, attempts: await store.getAttempts(job!.id), runs: () => runs, lines };
+  };
+
+  it('when a finished job enqueues a follow-up the database cannot hold, then the job ends dead with the database reason and never runs again', async () => {
+    const { job, attempts, runs, lines } = await run(async () => ({ kind: 'succeeded', enqueue: [{ kind: 'follow-up', payload: {}, eventId: 987_654_321 }] }));
+
+    expect(job.state).toBe('dead');
+    expect(job.lastError).toMatch(/^outcome could not be stored: .*(FOREIGN KEY|foreign key)/);
+    expect(attempts.at(-1)).toMatchObject({ errorClass: 'store_refused' });
+    expect(runs()).toBe(1);
+    expect(lines().some((line) => line.message === 'job outcome refused by the store; the job ends dead')).toBe(true);
+  });
+
+  it.runIf(engine === 'PostgreSQL')('when a retryable error text holds U+0000, then the job ends dead with the database reason instead of looping at every lease expiry', async () => {
+    const { job, runs } = await run(async () => ({ kind: 'retryable', error: 'upstream said \u0000 nonsense' }));
+
+    expect(job.lastError).toMatch(/^outcome could not be stored: invalid byte sequence for encoding "UTF8": 0x00/);
+    expect(runs()).toBe(1);
+  });
+});

@@ -1,0 +1,89 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { busiestWindow, freeSlots } from '../../src/store/rate-log.ts';
+
+/**
+ * The pacing arithmetic, for any limit and any pattern of attempts: a pacer that lets calls go
+ * only as freeSlots allows never puts more than N calls in any interval of length W, and it says
+ * exactly when the next call may go.
+ */
+
+const limits = fc.record({ requests: fc.integer({ min: 1, max: 20 }), windowMs: fc.integer({ min: 1, max: 10_000 }) });
+// Each step: time moves on by `gap` ms and a caller asks for up to `wanted` calls.
+const steps = fc.array(fc.record({ gap: fc.integer({ min: 0, max: 5_000 }), wanted: fc.integer({ min: 0, max: 30 }) }), { maxLength: 200 });
+
+describe('freeSlots', () => {
+  it('when calls go only as freeSlots allows, then no interval of length W ever holds more than N calls, whatever the pattern', () => {
+    fc.assert(
+      fc.property(limits, steps, (limit, pattern) => {
+        const log: number[] = [];
+        let now = 0;
+        for (const { gap, wanted } of pattern) {
+          now += gap;
+          const { free } = freeSlots(log, limit, now, null);
+          for (let taken = 0; taken < Math.min(free, wanted); taken += 1) log.push(now);
+        }
+        expect(busiestWindow(log, limit.windowMs)).toBeLessThanOrEqual(limit.requests);
+      }),
+    );
+  });
+
+  it('when the budget is spent, then a call fits exactly at nextFreeAt and not a millisecond earlier', () => {
+    fc.assert(
+      fc.property(limits, steps, (limit, pattern) => {
+        const log: number[] = [];
+        let now = 0;
+        for (const { gap, wanted } of pattern) {
+          now += gap;
+          const { free } = freeSlots(log, limit, now, null);
+          for (let taken = 0; taken < Math.min(free, wanted); taken += 1) log.push(now);
+        }
+        const answer = freeSlots(log, limit, now, null);
+        if (answer.free > 0) {
+          expect(answer.nextFreeAt).toBe(now);
+          return;
+        }
+        expect(freeSlots(log, limit, answer.nextFreeAt, null).free).toBeGreaterThan(0);
+        expect(freeSlots(log, limit, answer.nextFreeAt - 1, null).free).toBe(0);
+      }),
+    );
+  });
+
+  it('when the budget is used in full after an idle spell, then it still never grants more than N in the next window', () => {
+    fc.assert(
+      fc.property(limits, fc.integer({ min: 0, max: 100_000 }), (limit, idle) => {
+        const log: number[] = [];
+        const greedy = (now: number) => {
+          const { free } = freeSlots(log, limit, now, null);
+          for (let taken = 0; taken < free; taken += 1) log.push(now);
+        };
+        // A full burst, an idle spell, then a caller taking every slot each millisecond for two windows.
+        greedy(0);
+        for (let now = idle; now <= idle + 2 * limit.windowMs; now += 1) greedy(now);
+        expect(busiestWindow(log, limit.windowMs)).toBeLessThanOrEqual(limit.requests);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('when the budget is blocked, then nothing is free until the block ends, and the next free time is never before it', () => {
+    fc.assert(
+      fc.property(limits, fc.integer({ min: 0, max: 50_000 }), fc.integer({ min: 1, max: 50_000 }), (limit, now, blockMs) => {
+        const answer = freeSlots([], limit, now, now + blockMs);
+        expect(answer.free).toBe(0);
+        expect(answer.nextFreeAt).toBeGreaterThanOrEqual(now + blockMs);
+      }),
+    );
+  });
+});
+
+describe('busiestWindow', () => {
+  it('when compared with counting every interval, then it finds the same maximum', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 1_000 }), { maxLength: 60 }), fc.integer({ min: 1, max: 300 }), (times, windowMs) => {
+        const brute = times.reduce((most, end) => Math.max(most, times.filter((at) => at > end - windowMs && at <= end).length), 0);
+        expect(busiestWindow(times, windowMs)).toBe(brute);
+      }),
+    );
+  });
+});
