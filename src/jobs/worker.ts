@@ -9,6 +9,29 @@ import { createRecentPace } from './recent-pace.ts';
 import type { JobRegistry } from './registry.ts';
 import { messageOf, runJob, type JobFinishedEvent } from './run-job.ts';
 
+/**
+ * The worker: claims jobs from the store and runs them, at most `concurrency` at once.
+ *
+ * States: idle → running (start) → stopping (stop) → stopped. While running, one fill loop at a
+ * time claims work; it is woken by the store (an enqueue here or, through LISTEN/NOTIFY, on
+ * another instance), by a finishing job, or by its timer, armed for the next due job, the next
+ * lease expiry or the next free call slot (`store.nextDueAt`), never longer than `maxIdleMs`.
+ *
+ * A job is claimed (pending → running under this worker's lease), then waits in `waiting` or runs
+ * in a slot; its outcome is stored by runJob, and the lease keeper extends every held lease each
+ * third of it. stop() stops claiming, lets running jobs finish until the deadline, aborts the
+ * rest, and puts every job it still holds (waiting or abandoned) back to pending.
+ *
+ * Claim-ahead: a busy worker claims up to `prefetch` jobs beyond its free slots, never more than
+ * finished in the last `prefetchWindowMs`, so a freed slot starts the next job at once and claims
+ * share commits with outcomes. A job that waited steps aside unsent when a newer job of its
+ * meeting was enqueued meanwhile (coalescing holds as if it had stayed pending).
+ *
+ * Pacing: a paced job (one with a rate key) is claimed only with a call slot of its budget, and
+ * only for a free slot, so it starts at once; with the budget spent the claim takes none and the
+ * worker sleeps until the next slot frees. Nothing is claimed just to be put back.
+ */
+
 export interface WorkerOptions {
   store: Store;
   registry: JobRegistry;
