@@ -333,21 +333,19 @@ export function loadConfig(envFile = '.env'): Config {
   return parseConfig(process.env);
 }
 
-/** Values that must never reach a log line. */
+/**
+ * Values that must never reach a log line: every setting the schema marks `secret`, each value of
+ * a list on its own, and the private half of a Google key (an error may quote it alone).
+ */
 export function secretValues(config: Config): string[] {
-  return [
-    config.MOMENTUM_API_KEY,
-    config.SALESFORCE_CLIENT_SECRET,
-    config.SALESFORCE_PRIVATE_KEY,
-    ...config.ADMIN_API_KEYS,
-    config.GOOGLE_SERVICE_ACCOUNT_KEY,
-    // The key's private half can be logged on its own (an error quoting it), not only the whole JSON.
-    googlePrivateKey(config.GOOGLE_SERVICE_ACCOUNT_KEY),
-    ...config.CALENDAR_WEBHOOK_SECRETS,
-    config.METRICS_TOKEN,
-  ].filter(
-    (value): value is string => typeof value === 'string' && value.length >= 4,
-  );
+  const values = settingNames()
+    .filter((name) => settingMeta(name)?.secret === true)
+    .flatMap((name): unknown[] => {
+      const value: unknown = config[name as keyof Config];
+      return Array.isArray(value) ? value : [value];
+    });
+  values.push(googlePrivateKey(config.GOOGLE_SERVICE_ACCOUNT_KEY));
+  return values.filter((value): value is string => typeof value === 'string' && value.length >= 4);
 }
 
 function googlePrivateKey(json: string | undefined): string | undefined {

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig, secretValues, settingMeta, settingNames } from '../../src/config.ts';
+
+describe('secretValues', () => {
+  it('when every setting marked secret in the schema is set, then each value (each item of a list) is a secret, and nothing else is', () => {
+    const secrets = settingNames().filter((name) => settingMeta(name)?.secret === true);
+    const privateKey = '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n';
+    const config = parseConfig({
+      MOMENTUM_API_KEY: 'mk_live_0123456789',
+      ADMIN_API_KEYS: 'admin-key-one-long,admin-key-two-long',
+      SALESFORCE_CLIENT_SECRET: 'sf-client-secret',
+      SALESFORCE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----sf-----END PRIVATE KEY-----',
+      GOOGLE_SERVICE_ACCOUNT_KEY: JSON.stringify({ type: 'service_account', client_email: 'a@b.iam.gserviceaccount.com', private_key: privateKey }),
+      CALENDAR_WEBHOOK_SECRETS: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      METRICS_TOKEN: 'a-long-random-scrape-token',
+      SALESFORCE_USERNAME: 'bridge@example.com',
+    });
+
+    const values = secretValues(config);
+
+    expect(secrets.sort()).toEqual([
+      'ADMIN_API_KEYS',
+      'CALENDAR_WEBHOOK_SECRETS',
+      'GOOGLE_SERVICE_ACCOUNT_KEY',
+      'METRICS_TOKEN',
+      'MOMENTUM_API_KEY',
+      'SALESFORCE_CLIENT_SECRET',
+      'SALESFORCE_PRIVATE_KEY',
+    ]);
+    expect(values).toEqual(expect.arrayContaining(['mk_live_0123456789', 'admin-key-one-long', 'admin-key-two-long', 'sf-client-secret', privateKey, 'a-long-random-scrape-token']));
+    expect(values).not.toContain('bridge@example.com');
+  });
+});
