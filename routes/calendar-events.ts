@@ -64,6 +64,10 @@ export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
         throw new AppError(outcome.reason === 'stale_timestamp' ? 'stale_timestamp' : 'invalid_signature', outcome.message, { status: 401 });
       case 'invalid_json':
         throw new AppError('invalid_json', 'body is not valid UTF-8 JSON', { status: 400 });
+      case 'unstorable': {
+        const { path, message } = outcome.problem;
+        throw new AppError('invalid_body', `body: ${path} ${message}`, { status: 400, details: { issues: [{ path, code: 'unstorable_text', message }] } });
+      }
       case 'invalid_body':
         throw new AppError('invalid_body', 'body does not match the calendar event schema (version 1)', {
           status: 400,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { findUnstorable, type UnstorableValue } from '../http/inbound-text.ts';
 import { verifyStandardWebhook, type HeaderPrefix, type VerifyFailure } from '../ingest/standard-webhooks.ts';
 import type { InboundEvent, NewJob, Store } from '../store/types.ts';
 import { genericCalendarEventSchema } from './generic-event-schema.ts';
@@ -15,6 +16,8 @@ export type GenericReceiveOutcome =
   | { kind: 'invalid_headers'; reason: Extract<VerifyFailure, 'missing_header' | 'invalid_id' | 'invalid_timestamp'>; message: string }
   | { kind: 'unauthenticated'; reason: Extract<VerifyFailure, 'stale_timestamp' | 'bad_signature'>; message: string }
   | { kind: 'invalid_json' }
+  /** Text no store can keep (U+0000, an unpaired surrogate) or absurd nesting, anywhere in the body. */
+  | { kind: 'unstorable'; problem: UnstorableValue }
   | { kind: 'invalid_body'; issues: z.core.$ZodIssue[] }
   | { kind: 'stored'; webhookId: string; event: InboundEvent }
   /** The same webhook-id again (a sender's retry): acknowledged, not stored or mapped again. */
@@ -62,6 +65,10 @@ export function createGenericReceiver(deps: GenericReceiverDeps) {
     } catch {
       return { kind: 'invalid_json' };
     }
+    // Before the schema: unknown fields are ignored by it but kept in the raw payload, and the
+    // event id (any non-space characters) would carry a NUL into the meeting's coalescing key.
+    const problem = findUnstorable(json);
+    if (problem !== undefined) return { kind: 'unstorable', problem };
     const parsed = genericCalendarEventSchema.safeParse(json);
     if (!parsed.success) return { kind: 'invalid_body', issues: parsed.error.issues };
 
