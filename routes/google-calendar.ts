@@ -67,7 +67,12 @@ export function googleCalendarRouter(deps: GoogleCalendarRouterDeps): Router {
   return router;
 }
 
-const calendarBody = z.strictObject({ calendarId: z.email({ error: "calendarId must be the calendar owner's email address" }).transform((value) => value.toLowerCase()) });
+// An email address is at most 254 characters (RFC 5321's path limit); the same check for the path parameter.
+const calendarIdSchema = z
+  .email({ error: "calendarId must be the calendar owner's email address" })
+  .max(254, { error: 'calendarId must be at most 254 characters' })
+  .transform((value) => value.toLowerCase());
+const calendarBody = z.strictObject({ calendarId: calendarIdSchema });
 
 /**
  * Run-time watched calendars: `GET /admin/calendars`, `POST /admin/calendars {calendarId}`,
@@ -100,7 +105,9 @@ export function googleCalendarAdminRouter(deps: { manager: ChannelManager; autho
     }
   });
   router.delete('/admin/calendars/:calendarId', async (req, res) => {
-    const calendarId = String(req.params.calendarId).toLowerCase();
+    const parsed = calendarIdSchema.safeParse(req.params.calendarId);
+    if (!parsed.success) throw new AppError('invalid_path', "calendarId must be the calendar owner's email address", { status: 400 });
+    const calendarId = parsed.data;
     if (!(await deps.manager.removeCalendar(calendarId))) throw new AppError('not_found', `calendar ${calendarId} is not known`, { status: 404 });
     res.status(204).end();
   });

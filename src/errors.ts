@@ -25,6 +25,11 @@ export function publicError(error: unknown): { status: number; code: string; mes
   if (isAppError(error)) {
     return { status: error.status, code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) };
   }
+  // The router could not percent-decode a path parameter (`%ED%A0%80`, a lone `%`): the path is the
+  // caller's mistake. Its message quotes the whole parameter, so it is not passed on.
+  if (error instanceof URIError && (error as { status?: unknown }).status === 400) {
+    return { status: 400, code: 'invalid_path', message: 'a path parameter is not valid percent-encoded UTF-8' };
+  }
   // body-parser and other http-errors style errors carry a status and an `expose` flag.
   const httpError = error as { status?: unknown; expose?: unknown; message?: unknown; type?: unknown };
   if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500 && httpError.expose === true) {
