@@ -13,6 +13,7 @@ import type { ChannelManager } from './google/channels.ts';
 import type { Config } from './config.ts';
 import { accessLog } from './http/access-log.ts';
 import { jsonErrorHandler, jsonNotFound } from './http/error-handler.ts';
+import { noStore } from './http/no-store.ts';
 import { salesforceGuards } from './http/inbound-guards.ts';
 import { authFailureRateLimit, inboundRateLimit } from './http/rate-limits.ts';
 import { requestId } from './http/request-id.ts';
@@ -59,9 +60,11 @@ export function createApp(deps: AppDeps): express.Express {
     app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
     app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger, ...inboundMetrics }));
   }
+  // The console's static files need no key (they hold no data) and keep their own caching; every
+  // /admin API answer after them is never cached and every /admin API call needs a key.
+  if (deps.store) app.use(adminConsoleRouter());
+  app.use('/admin', noStore());
   if (deps.store) {
-    // The console's static files need no key (they hold no data); every /admin API call does.
-    app.use(adminConsoleRouter());
     app.use('/admin', authFailureRateLimit(deps.config.ADMIN_AUTH_FAILURE_LIMIT, deps.logger));
     app.use(adminRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}) }));
   }
