@@ -67,7 +67,7 @@ export function googleCalendarRouter(deps: GoogleCalendarRouterDeps): Router {
   return router;
 }
 
-// An email address is at most 254 characters (RFC 5321's path limit); the same check for the path parameter.
+// An email address is at most 254 characters; the path parameter of DELETE is checked the same way.
 const calendarIdSchema = z
   .email({ error: "calendarId must be the calendar owner's email address" })
   .max(254, { error: 'calendarId must be at most 254 characters' })

@@ -9,8 +9,8 @@ export const charsetOf = (header: string | undefined): string | undefined => /;\
 
 /**
  * Bodies are read as UTF-8 (and signatures cover their bytes): a sender declaring another
- * charset would have its text read wrongly, so it is refused instead. No charset means UTF-8,
- * as RFC 8259 says for JSON; `utf8` is the WHATWG label of the same encoding.
+ * charset would have its text read wrongly, so it is refused instead. No charset means UTF-8
+ * (JSON travels in no other encoding); `utf8` is another name of the same encoding.
  */
 export function refuseOtherCharset(header: string | undefined): AppError | undefined {
   const charset = charsetOf(header);

@@ -4,8 +4,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Standard Webhooks signatures: the signature header holds space-separated `v1,<base64
  * HMAC-SHA256>` entries over `${id}.${timestamp}.${rawBody}`, keyed with the base64 bytes after
  * `whsec_`. Several entries and several secrets allow key rotation. The headers are `webhook-id`,
- * `webhook-timestamp` and `webhook-signature`; the specification also allows the `svix-` names
- * Svix sends (same meaning, same signature).
+ * `webhook-timestamp` and `webhook-signature`; senders on Svix send the same three under `svix-`
+ * names (same meaning, same signature), and those are accepted too.
  */
 
 export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
@@ -71,10 +71,10 @@ function v1Signatures(header: string): Buffer[] {
 }
 
 /**
- * Whether any offered entry is the expected signature. Compared as base64 text, as the official
- * verifier does: only the canonical encoding of the right 32 bytes is equal, so invalid base64,
- * another length or non-canonical padding never matches (decoding first would be lenient: Node's
- * base64 decoder skips characters it does not know). Every entry is compared, in constant time.
+ * Whether any offered entry is the expected signature. Compared as base64 text: only the
+ * canonical encoding of the right 32 bytes is equal, so invalid base64, another length or
+ * non-canonical padding bits never match (decoding first would be lenient: Node's base64
+ * decoder skips characters it does not know). Every entry is compared, in constant time.
  */
 function anyMatches(offered: readonly Buffer[], expected: Buffer): boolean {
   const text = Buffer.from(expected.toString('base64'), 'latin1');
@@ -103,7 +103,7 @@ export function verifyStandardWebhook(
   if (!UNIX_SECONDS.test(timestamp)) return { ok: false, reason: 'invalid_timestamp', message: `${prefix}-timestamp must be unix seconds` };
   const seconds = Number(timestamp);
   const nowSeconds = Math.floor((options.nowMs ?? Date.now()) / 1000);
-  // The tolerance bounds replays of a captured delivery to a few minutes (the specification's ±5 minutes).
+  // The tolerance bounds replays of a captured delivery to five minutes either way.
   if (Math.abs(nowSeconds - seconds) > (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)) {
     return { ok: false, reason: 'stale_timestamp', message: `${prefix}-timestamp is outside the allowed tolerance` };
   }
