@@ -1,12 +1,14 @@
 import type { RequestHandler, Response } from 'express';
 import { createApiKeyMatcher, presentedKey } from '../src/admin/api-keys.ts';
 import { AppError } from '../src/errors.ts';
+import { recordAuthFailure } from '../src/http/auth-failure-limit.ts';
 
 export const ADMIN_DISABLED_MESSAGE = 'admin API disabled: set ADMIN_API_KEYS';
 
 /**
- * Guards every `/admin` API route (issue 5): no keys configured → 503; a missing or wrong key →
- * 401 with nothing else revealed. On success the key's fingerprint is kept for the change log.
+ * Guards every `/admin` API route: no keys configured → 503; a missing or wrong key → 401 with
+ * nothing else revealed, counted against ADMIN_AUTH_FAILURE_LIMIT at once (a request with the
+ * right key never is). On success the key's fingerprint is kept for the change log.
  * Reusable by any router under /admin: `router.use('/admin/…', adminAuth({ keys: config.ADMIN_API_KEYS }))`.
  */
 export function adminAuth(options: { keys: readonly string[] }): RequestHandler {
@@ -15,6 +17,7 @@ export function adminAuth(options: { keys: readonly string[] }): RequestHandler 
     if (!matcher.enabled) return next(new AppError('admin_disabled', ADMIN_DISABLED_MESSAGE, { status: 503 }));
     const fingerprint = matcher.match(presentedKey({ authorization: req.get('authorization'), apiKey: req.get('x-api-key') }));
     if (fingerprint === undefined) {
+      recordAuthFailure(res);
       res.set('WWW-Authenticate', 'Bearer realm="admin"');
       return next(new AppError('unauthorized', 'a valid admin API key is required', { status: 401 }));
     }

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, Router } from 'express';
 import type { z } from 'zod';
 import type { AdminRouteSpec, InputOf } from '../src/admin/route-spec.ts';
 import { AppError } from '../src/errors.ts';
+import { findUnstorable } from '../src/http/inbound-text.ts';
 import type { Logger } from '../src/logger.ts';
 import { adminKeyFingerprint } from './admin-auth.ts';
 
@@ -22,6 +23,13 @@ const issuesOf = (error: z.ZodError) => error.issues.map((issue) => ({ path: iss
 
 function parse<T extends z.ZodType | undefined>(schema: T, value: unknown, part: 'path' | 'query' | 'body'): InputOf<T> {
   if (schema === undefined) return undefined as InputOf<T>;
+  // Before the schema, which passes unknown fields of an import through untouched: text the store
+  // cannot keep must be a 400 here, not a 500 from the database (or a job that fails forever).
+  const unstorable = findUnstorable(value);
+  if (unstorable !== undefined) {
+    const { path, message } = unstorable;
+    throw new AppError(`invalid_${part}`, `invalid ${part}: ${path}: ${message}`, { status: 400, details: [{ path, message }] });
+  }
   const result = schema.safeParse(value);
   if (!result.success) {
     const issues = issuesOf(result.error);

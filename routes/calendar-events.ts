@@ -3,6 +3,8 @@ import { mapEventJobs } from '../src/mapping/map-event-handler.ts';
 import { createGenericReceiver } from '../src/calendar/generic-receiver.ts';
 import type { Config } from '../src/config.ts';
 import { AppError } from '../src/errors.ts';
+import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
+import { webhookHeaders } from '../src/ingest/standard-webhooks.ts';
 import type { Logger } from '../src/logger.ts';
 import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
@@ -20,10 +22,11 @@ export interface CalendarEventsRouterDeps {
   metrics?: InboundMetrics;
 }
 
-
+/** JSON in UTF-8, checked before the body is read: a signed body in another charset would be read as the wrong text. */
 const requireJson: RequestHandler = (req, _res, next) => {
-  const type = (req.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  next(type === 'application/json' ? undefined : new AppError('unsupported_media_type', 'send Content-Type: application/json', { status: 415 }));
+  const header = req.get('content-type');
+  if (mediaTypeOf(header) !== 'application/json') return next(new AppError('unsupported_media_type', 'send Content-Type: application/json', { status: 415 }));
+  next(refuseOtherCharset(header));
 };
 
 // body-parser's own 413 says "request entity too large"; say which limit and how big.
@@ -32,8 +35,9 @@ const tooLarge = (maxBody: number): ErrorRequestHandler => (error, _req, _res, n
 };
 
 /**
- * `POST /calendar/events`: one meeting from any calendar, signed with Standard Webhooks
- * (protocols.md §4). 202 once stored; 200 for a webhook-id already stored; 401/400/413 store nothing.
+ * `POST /calendar/events`: one meeting from any calendar, signed with Standard Webhooks (under
+ * the `webhook-*` or the `svix-*` header names). 202 once stored; 200 for a webhook-id already
+ * stored; 400 (missing or malformed header, bad body), 401, 413 and 415 store nothing.
  */
 export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
   const secrets = deps.config.CALENDAR_WEBHOOK_SECRETS;
@@ -45,17 +49,25 @@ export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
   const readRaw = express.raw({ type: () => true, limit: deps.config.CALENDAR_MAX_BODY });
 
   router.post(CALENDAR_EVENTS_PATH, requireConfigured, requireJson, readRaw, async (req, res) => {
+    const headers = webhookHeaders((name) => req.get(name));
     const outcome = await receive({
-      webhookId: req.get('webhook-id'),
-      webhookTimestamp: req.get('webhook-timestamp'),
-      webhookSignature: req.get('webhook-signature'),
+      webhookId: headers.id,
+      webhookTimestamp: headers.timestamp,
+      webhookSignature: headers.signature,
+      headerPrefix: headers.prefix,
       rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
     });
     switch (outcome.kind) {
+      case 'invalid_headers':
+        throw new AppError(outcome.reason === 'missing_header' ? 'missing_header' : 'invalid_header', outcome.message, { status: 400 });
       case 'unauthenticated':
         throw new AppError(outcome.reason === 'stale_timestamp' ? 'stale_timestamp' : 'invalid_signature', outcome.message, { status: 401 });
       case 'invalid_json':
         throw new AppError('invalid_json', 'body is not valid UTF-8 JSON', { status: 400 });
+      case 'unstorable': {
+        const { path, message } = outcome.problem;
+        throw new AppError('invalid_body', `body: ${path} ${message}`, { status: 400, details: { issues: [{ path, code: 'unstorable_text', message }] } });
+      }
       case 'invalid_body':
         throw new AppError('invalid_body', 'body does not match the calendar event schema (version 1)', {
           status: 400,

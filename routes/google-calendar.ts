@@ -1,6 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../src/errors.ts';
+import { hasControlCharacter } from '../src/http/inbound-text.ts';
 import type { ChannelStore } from '../src/google/channel-store.ts';
 import { NOTIFICATIONS_PATH, type ChannelManager } from '../src/google/channels.ts';
 import { GoogleApiError } from '../src/google/google-api-error.ts';
@@ -22,12 +23,16 @@ export interface GoogleCalendarRouterDeps {
 /**
  * `POST /calendar/google/notifications` (protocols.md §3): check the channel and its token, then
  * one coalesced sync job and a 200 at once — the sync runs in the worker, never on this path.
+ * Node refuses most control characters in a header already; tab and the C1 range (sent as
+ * obs-text bytes) get through, and no X-Goog-* value Google sends holds one, so any is a 400.
  */
 export function googleCalendarRouter(deps: GoogleCalendarRouterDeps): Router {
   const receive = createPushReceiver({ channels: deps.channels, jobs: deps.store });
   const router = Router();
 
   router.post(GOOGLE_NOTIFICATIONS_PATH, async (req, res) => {
+    const tainted = Object.entries(req.headers).find(([name, value]) => name.startsWith('x-goog-') && [value ?? ''].flat().some(hasControlCharacter));
+    if (tainted !== undefined) throw new AppError('invalid_notification', `${tainted[0]} holds a control character`, { status: 400 });
     const outcome = await receive({
       channelId: req.get('x-goog-channel-id'),
       resourceState: req.get('x-goog-resource-state'),
@@ -62,7 +67,12 @@ export function googleCalendarRouter(deps: GoogleCalendarRouterDeps): Router {
   return router;
 }
 
-const calendarBody = z.strictObject({ calendarId: z.email({ error: "calendarId must be the calendar owner's email address" }).transform((value) => value.toLowerCase()) });
+// An email address is at most 254 characters; the path parameter of DELETE is checked the same way.
+const calendarIdSchema = z
+  .email({ error: "calendarId must be the calendar owner's email address" })
+  .max(254, { error: 'calendarId must be at most 254 characters' })
+  .transform((value) => value.toLowerCase());
+const calendarBody = z.strictObject({ calendarId: calendarIdSchema });
 
 /**
  * Run-time watched calendars: `GET /admin/calendars`, `POST /admin/calendars {calendarId}`,
@@ -95,7 +105,9 @@ export function googleCalendarAdminRouter(deps: { manager: ChannelManager; autho
     }
   });
   router.delete('/admin/calendars/:calendarId', async (req, res) => {
-    const calendarId = String(req.params.calendarId).toLowerCase();
+    const parsed = calendarIdSchema.safeParse(req.params.calendarId);
+    if (!parsed.success) throw new AppError('invalid_path', "calendarId must be the calendar owner's email address", { status: 400 });
+    const calendarId = parsed.data;
     if (!(await deps.manager.removeCalendar(calendarId))) throw new AppError('not_found', `calendar ${calendarId} is not known`, { status: 404 });
     res.status(204).end();
   });

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
 import { AppError } from '../src/errors.ts';
+import { recordAuthFailure } from '../src/http/auth-failure-limit.ts';
 import type { MetricsExposition } from '../src/metrics/prometheus-metrics.ts';
 
 export const METRICS_PATH = '/metrics';
@@ -9,7 +10,7 @@ export interface MetricsRouterDeps {
   exposition: MetricsExposition;
   /** METRICS_TOKEN: when set, scrapes must send `Authorization: Bearer <token>`. */
   token?: string;
-  /** Slows down token guessing: counts failed scrapes (401) per client address. */
+  /** Slows down token guessing: the guard counting failed scrapes per client address (shared with /admin). */
   authFailureLimit?: RequestHandler;
 }
 
@@ -21,6 +22,7 @@ function requireToken(token: string): RequestHandler {
   return (req, res, next) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
     if (match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected)) return next();
+    recordAuthFailure(res);
     res.set('WWW-Authenticate', 'Bearer realm="metrics"');
     next(new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', { status: 401 }));
   };

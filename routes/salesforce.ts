@@ -1,6 +1,8 @@
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
 import type { Config } from '../src/config.ts';
 import { AppError, publicError } from '../src/errors.ts';
+import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
+import { quoted } from '../src/http/excerpt.ts';
 import { outboundMessageReceiver } from '../src/ingest/outbound-message-receiver.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE, soapFault } from '../src/ingest/soap-replies.ts';
 import type { Logger } from '../src/logger.ts';
@@ -33,15 +35,10 @@ const ACK_BODY = Buffer.from(ACK_ENVELOPE, 'utf8');
 /** Content type and charset first, so a JSON or form post is refused before its body is read. */
 const requireXml: RequestHandler = (req, _res, next) => {
   const header = req.get('content-type') ?? '';
-  const type = header.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (!XML_TYPES.has(type)) {
-    return next(new AppError('unsupported_media_type', `Content-Type ${JSON.stringify(header || '(none)')} is not accepted; send text/xml`, { status: 415 }));
+  if (!XML_TYPES.has(mediaTypeOf(header))) {
+    return next(new AppError('unsupported_media_type', `Content-Type ${quoted(header || '(none)')} is not accepted; send text/xml`, { status: 415 }));
   }
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(header)?.[1]?.toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    return next(new AppError('unsupported_charset', `charset ${JSON.stringify(charset)} is not accepted; send UTF-8`, { status: 415 }));
-  }
-  next();
+  next(refuseOtherCharset(header));
 };
 
 /** Answers every error of this router as a SOAP fault: Salesforce understands nothing else. */

@@ -12,9 +12,11 @@ import type { RateBucket } from './admin/stats.ts';
 import type { ChannelManager } from './google/channels.ts';
 import type { Config } from './config.ts';
 import { accessLog } from './http/access-log.ts';
+import { authFailureLimit } from './http/auth-failure-limit.ts';
 import { jsonErrorHandler, jsonNotFound } from './http/error-handler.ts';
+import { noStore } from './http/no-store.ts';
 import { salesforceGuards } from './http/inbound-guards.ts';
-import { authFailureRateLimit, inboundRateLimit } from './http/rate-limits.ts';
+import { inboundRateLimit } from './http/rate-limits.ts';
 import { requestId } from './http/request-id.ts';
 import type { Logger } from './logger.ts';
 import type { PrometheusMetrics } from './metrics/prometheus-metrics.ts';
@@ -44,9 +46,11 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(accessLog(deps.logger));
   app.use(helmet());
   app.use(healthRouter(deps.readiness, deps.logger));
+  // One budget of failed authentications per address, whether it guesses admin keys or the metrics token.
+  const authFailures = authFailureLimit(deps.config.ADMIN_AUTH_FAILURE_LIMIT);
   if (deps.metrics) {
     const token = deps.config.METRICS_TOKEN;
-    const auth = token === undefined ? {} : { token, authFailureLimit: authFailureRateLimit(deps.config.ADMIN_AUTH_FAILURE_LIMIT, deps.logger) };
+    const auth = token === undefined ? {} : { token, authFailureLimit: authFailures };
     app.use(metricsRouter({ exposition: deps.metrics.exposition, ...auth }));
   }
   app.use('/calendar', inboundRateLimit(deps.config.INBOUND_RATE_LIMIT, deps.logger));
@@ -59,10 +63,11 @@ export function createApp(deps: AppDeps): express.Express {
     app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
     app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger, ...inboundMetrics }));
   }
+  // The console's static files need no key (they hold no data) and keep their own caching; every
+  // /admin API answer after them is never cached and every /admin API call needs a key.
+  if (deps.store) app.use(adminConsoleRouter());
+  app.use('/admin', noStore(), authFailures);
   if (deps.store) {
-    // The console's static files need no key (they hold no data); every /admin API call does.
-    app.use(adminConsoleRouter());
-    app.use('/admin', authFailureRateLimit(deps.config.ADMIN_AUTH_FAILURE_LIMIT, deps.logger));
     app.use(adminRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}) }));
   }
   if (deps.googleManager) app.use(googleCalendarAdminRouter({ manager: deps.googleManager, authorize: adminAuth({ keys: deps.config.ADMIN_API_KEYS }) }));

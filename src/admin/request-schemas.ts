@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { importRequestSchema, remapRequestSchema } from '../momentum/schemas.ts';
 import type { EventState, JobState } from '../store/types.ts';
 
 /**
@@ -29,13 +30,21 @@ const limit = z.coerce
 const cursor = z.string().min(1).max(100).optional().meta({ description: 'nextCursor of the previous page' });
 
 /** 15- or 18-character Salesforce ids (protocols.md §2): letters and digits only. */
-const salesforceId = z.string().regex(/^[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$/, 'expected a 15- or 18-character Salesforce id');
+const SALESFORCE_ID = /^[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$/;
+const salesforceId = z.string().regex(SALESFORCE_ID, 'expected a 15- or 18-character Salesforce id');
 
 const sinceUntil = <T extends { since?: number; until?: number }>(value: T) => value.since === undefined || value.until === undefined || value.since < value.until;
 const sinceUntilError = { message: 'since must be before until', path: ['since'] };
 
+// Digits only (no `1e3`, `0x10`, ` 12`), and no more than a JavaScript number holds exactly:
+// both engines keep ids as 64-bit integers, so every id the API hands out is below 2^53.
+const ID_TEXT = /^[1-9][0-9]{0,15}$/;
 export const idParamsSchema = z.strictObject({
-  id: z.coerce.number({ error: 'expected a positive whole number' }).int({ error: 'expected a positive whole number' }).positive({ error: 'expected a positive whole number' }),
+  id: z
+    .string()
+    .regex(ID_TEXT, { error: 'expected a positive whole number' })
+    .transform(Number)
+    .pipe(z.number().max(Number.MAX_SAFE_INTEGER, { error: `expected a positive whole number up to ${Number.MAX_SAFE_INTEGER}` })),
 });
 
 const deliveryFilterShape = {
@@ -69,6 +78,48 @@ export const bulkReplayBodySchema = z.strictObject({
     })
     .refine(sinceUntil, sinceUntilError),
   dryRun: z.boolean().default(true).meta({ description: 'true (default): only count and sample; false: enqueue the replays' }),
+});
+
+/**
+ * Longest text taken in a field of a manual delivery. The meeting's fields become its coalescing
+ * key, which PostgreSQL indexes: an index entry above about 2.7 kB fails the insert (a 500 on
+ * PostgreSQL, accepted on SQLite), so these stay well below it even in 3-byte characters. A
+ * Salesforce id is 15 or 18 letters and digits, as everywhere else.
+ */
+const TEXT_LIMITS = { sourceId: 256, sourceType: 64, title: 255, email: 254 } as const;
+
+type Check = { path: Array<string | number>; value: unknown; max?: number; salesforceId?: boolean };
+
+function checkFields(ctx: z.RefinementCtx, checks: Check[]): void {
+  for (const { path, value, max, salesforceId: isId } of checks) {
+    if (typeof value !== 'string') continue;
+    if (max !== undefined && value.length > max) ctx.addIssue({ code: 'custom', path, message: `at most ${max} characters` });
+    if (isId && !SALESFORCE_ID.test(value)) ctx.addIssue({ code: 'custom', path, message: 'expected a 15- or 18-character Salesforce id' });
+  }
+}
+
+/** Momentum's remap body, with every field that is stored, keyed or logged bounded. */
+export const manualRemapBodySchema = remapRequestSchema.superRefine((request, ctx) => {
+  const records = request.salesforceRecords;
+  checkFields(ctx, [
+    { path: ['source', 'id'], value: request.source?.id, max: TEXT_LIMITS.sourceId },
+    { path: ['source', 'type'], value: request.source?.type, max: TEXT_LIMITS.sourceType },
+    { path: ['meetingDetails', 'title'], value: request.meetingDetails?.title, max: TEXT_LIMITS.title },
+    { path: ['meetingDetails', 'hostEmail'], value: request.meetingDetails?.hostEmail, max: TEXT_LIMITS.email },
+    ...(['opportunityId', 'accountId', 'leadId'] as const).map((field) => ({ path: ['salesforceRecords', field], value: records[field], salesforceId: true })),
+  ]);
+});
+
+/** Momentum's import body, its identifying fields bounded like the remap's (the rest is checked by the shared text rule). */
+export const manualImportBodySchema = importRequestSchema.superRefine((request, ctx) => {
+  const meeting = request.meeting;
+  checkFields(ctx, [
+    { path: ['meeting', 'id'], value: meeting.id, max: TEXT_LIMITS.sourceId },
+    { path: ['meeting', 'title'], value: meeting.title, max: TEXT_LIMITS.title },
+    { path: ['meeting', 'host', 'email'], value: meeting.host?.email, max: TEXT_LIMITS.email },
+    { path: ['meeting', 'salesforceAccountId'], value: meeting.salesforceAccountId, salesforceId: true },
+    { path: ['meeting', 'salesforceOpportunityId'], value: meeting.salesforceOpportunityId, salesforceId: true },
+  ]);
 });
 
 const queryFlag = z.enum(['true', 'false'], { error: 'expected true or false' }).transform((value) => value === 'true');

@@ -1,4 +1,3 @@
-import { importRequestSchema, remapRequestSchema } from '../momentum/schemas.ts';
 import { defineRoute } from './route-spec.ts';
 import {
   bulkReplayBodySchema,
@@ -6,6 +5,8 @@ import {
   emptyQuerySchema,
   eventListQuerySchema,
   idParamsSchema,
+  manualImportBodySchema,
+  manualRemapBodySchema,
   manualRemapQuerySchema,
 } from './request-schemas.ts';
 import {
@@ -81,14 +82,14 @@ export const ADMIN_ROUTES = {
   manualRemap: defineRoute({
     method: 'post', path: '/admin/meetings/remap', operationId: 'manualRemap', mutating: true,
     summary: "A manual remap: Momentum's own request body, the flags as query parameters (as Momentum takes them)",
-    query: manualRemapQuerySchema, body: remapRequestSchema,
+    query: manualRemapQuerySchema, body: manualRemapBodySchema,
     success: { status: 202, description: 'The delivery, queued', schema: deliveryAnswerSchema },
     errors: [413, 415],
   }),
   manualImport: defineRoute({
     method: 'post', path: '/admin/meetings/import', operationId: 'manualImport', mutating: true,
     summary: "A manual import: Momentum's user-provided-meeting body ({meeting, processImportedMeeting})",
-    query: emptyQuerySchema, body: importRequestSchema,
+    query: emptyQuerySchema, body: manualImportBodySchema,
     success: { status: 202, description: 'The delivery, queued', schema: deliveryAnswerSchema },
     errors: [413, 415],
   }),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { verifyStandardWebhook, type VerifyFailure } from '../ingest/standard-webhooks.ts';
+import { findUnstorable, type UnstorableValue } from '../http/inbound-text.ts';
+import { verifyStandardWebhook, type HeaderPrefix, type VerifyFailure } from '../ingest/standard-webhooks.ts';
 import type { InboundEvent, NewJob, Store } from '../store/types.ts';
 import { genericCalendarEventSchema } from './generic-event-schema.ts';
 import { normaliseGenericEvent } from './normalise.ts';
@@ -11,8 +12,12 @@ import { normaliseGenericEvent } from './normalise.ts';
  */
 
 export type GenericReceiveOutcome =
-  | { kind: 'unauthenticated'; reason: VerifyFailure; message: string }
+  /** A header is missing or malformed: the request is wrong, whoever sent it. */
+  | { kind: 'invalid_headers'; reason: Extract<VerifyFailure, 'missing_header' | 'invalid_id' | 'invalid_timestamp'>; message: string }
+  | { kind: 'unauthenticated'; reason: Extract<VerifyFailure, 'stale_timestamp' | 'bad_signature'>; message: string }
   | { kind: 'invalid_json' }
+  /** Text no store can keep (U+0000, an unpaired surrogate) or absurd nesting, anywhere in the body. */
+  | { kind: 'unstorable'; problem: UnstorableValue }
   | { kind: 'invalid_body'; issues: z.core.$ZodIssue[] }
   | { kind: 'stored'; webhookId: string; event: InboundEvent }
   /** The same webhook-id again (a sender's retry): acknowledged, not stored or mapped again. */
@@ -29,6 +34,8 @@ export interface GenericDelivery {
   webhookId: string | undefined;
   webhookTimestamp: string | undefined;
   webhookSignature: string | undefined;
+  /** The names the three headers came under (`webhook-*` unless given). */
+  headerPrefix?: HeaderPrefix;
   rawBody: Buffer;
 }
 
@@ -37,11 +44,20 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export function createGenericReceiver(deps: GenericReceiverDeps) {
   return async (delivery: GenericDelivery): Promise<GenericReceiveOutcome> => {
     const verified = verifyStandardWebhook(
-      { id: delivery.webhookId, timestamp: delivery.webhookTimestamp, signature: delivery.webhookSignature, rawBody: delivery.rawBody },
+      {
+        id: delivery.webhookId,
+        timestamp: delivery.webhookTimestamp,
+        signature: delivery.webhookSignature,
+        rawBody: delivery.rawBody,
+        ...(delivery.headerPrefix ? { prefix: delivery.headerPrefix } : {}),
+      },
       deps.secrets,
       { nowMs: (deps.now ?? Date.now)() },
     );
-    if (!verified.ok) return { kind: 'unauthenticated', reason: verified.reason, message: verified.message };
+    if (!verified.ok) {
+      const { reason, message } = verified;
+      return reason === 'stale_timestamp' || reason === 'bad_signature' ? { kind: 'unauthenticated', reason, message } : { kind: 'invalid_headers', reason, message };
+    }
 
     let json: unknown;
     try {
@@ -49,6 +65,10 @@ export function createGenericReceiver(deps: GenericReceiverDeps) {
     } catch {
       return { kind: 'invalid_json' };
     }
+    // Before the schema: unknown fields are ignored by it but kept in the raw payload, and the
+    // event id (any non-space characters) would carry a NUL into the meeting's coalescing key.
+    const problem = findUnstorable(json);
+    if (problem !== undefined) return { kind: 'unstorable', problem };
     const parsed = genericCalendarEventSchema.safeParse(json);
     if (!parsed.success) return { kind: 'invalid_body', issues: parsed.error.issues };
 
@@ -57,7 +77,7 @@ export function createGenericReceiver(deps: GenericReceiverDeps) {
         source: 'calendar',
         senderId: verified.id,
         rawPayload: delivery.rawBody.toString('utf8'),
-        // Standard Webhooks: a retry carries the same webhook-id, so it is the dedupe key (§4).
+        // Standard Webhooks: a retry carries the same webhook-id, so it is the dedupe key.
         events: [{ dedupeKey: `calendar:${verified.id}`, parsedPayload: normaliseGenericEvent(parsed.data) }],
       },
       deps.jobsFor,

@@ -7,6 +7,10 @@ import type { Store } from '../store/types.ts';
  * One Google Calendar push notification (protocols.md §3): an empty POST whose headers name the
  * channel and the resource state. It says only "something changed": the answer is one coalesced
  * calendar-sync job, never a Google call on the request path.
+ *
+ * Every header read is checked for shape and length before it reaches the store or a log line:
+ * a channel id is what Google allows for one (at most 64 of `A-Za-z0-9-_+/=`), a token at most
+ * 256 printable characters, a resource id printable, a message number digits.
  */
 
 export type ResourceState = 'sync' | 'exists' | 'not_exists';
@@ -32,12 +36,28 @@ export type PushOutcome =
 const digest = (text: string) => createHash('sha256').update(text).digest();
 const sameSecret = (offered: string | undefined, expected: string) => offered !== undefined && timingSafeEqual(digest(offered), digest(expected));
 
+const CHANNEL_ID = /^[A-Za-z0-9_+/=-]{1,64}$/;
+const CHANNEL_TOKEN = /^[\x20-\x7E]{1,256}$/;
+const RESOURCE_ID = /^[\x21-\x7E]{1,256}$/;
+const MESSAGE_NUMBER = /^\d{1,20}$/;
+
+/** The channel and state, or what is wrong with a header's shape; the token and resource id may be absent (compared with the channel's later). */
+function checkHeaders(headers: PushHeaders): { channelId: string; state: ResourceState } | { message: string } {
+  const { channelId, resourceState, channelToken, resourceId, messageNumber } = headers;
+  if (!channelId) return { message: 'X-Goog-Channel-ID is missing' };
+  if (!CHANNEL_ID.test(channelId)) return { message: 'X-Goog-Channel-ID must be 1 to 64 characters: letters, digits and - _ + / =' };
+  if (!resourceState || !STATES.has(resourceState)) return { message: 'X-Goog-Resource-State must be sync, exists or not_exists' };
+  if (channelToken !== undefined && !CHANNEL_TOKEN.test(channelToken)) return { message: 'X-Goog-Channel-Token must be 1 to 256 printable ASCII characters' };
+  if (resourceId !== undefined && !RESOURCE_ID.test(resourceId)) return { message: 'X-Goog-Resource-ID must be 1 to 256 printable ASCII characters' };
+  if (messageNumber !== undefined && !MESSAGE_NUMBER.test(messageNumber)) return { message: 'X-Goog-Message-Number must be a whole number of at most 20 digits' };
+  return { channelId, state: resourceState as ResourceState };
+}
+
 export function createPushReceiver(deps: { channels: Pick<ChannelStore, 'getChannel'>; jobs: Pick<Store, 'enqueue'> }) {
   return async (headers: PushHeaders): Promise<PushOutcome> => {
-    const { channelId, resourceState } = headers;
-    if (!channelId || channelId.length > 64) return { kind: 'invalid', message: 'X-Goog-Channel-ID is missing or longer than 64 characters' };
-    if (!resourceState || !STATES.has(resourceState)) return { kind: 'invalid', message: 'X-Goog-Resource-State must be sync, exists or not_exists' };
-    const state = resourceState as ResourceState;
+    const checked = checkHeaders(headers);
+    if ('message' in checked) return { kind: 'invalid', message: checked.message };
+    const { channelId, state } = checked;
 
     const channel = await deps.channels.getChannel(channelId);
     if (channel === undefined || channel.stoppedAt !== null) {

@@ -1,7 +1,11 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
+import { excerpt } from './excerpt.ts';
 
-/** One line per request with method, matched route, status and duration. */
+// The path is the sender's: up to Node's 16 kB header limit. The line keeps its first characters.
+const PATH_MAX = 200;
+
+/** One line per request with method, matched route, status and duration; its size never follows the request's. */
 export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -11,7 +15,7 @@ export function accessLog(logger: Logger): RequestHandler {
       logger.info('request', {
         requestId: res.locals.requestId,
         method: req.method,
-        path: req.path,
+        path: excerpt(req.path, PATH_MAX),
         route: route ?? '(unmatched)',
         status: res.statusCode,
         ms: Math.round(ms * 100) / 100,

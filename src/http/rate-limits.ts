@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
 import { AppError } from '../errors.ts';
 import type { RateLimit } from '../jobs/pacer.ts';
@@ -50,22 +50,4 @@ export function inboundRateLimit(limit: RateLimit | undefined, logger: Logger): 
   return rateLimit(
     baseOptions(limit, logger, (seconds) => new AppError('rate_limited', `too many requests from this address; retry after ${seconds} s`, { status: 429 })),
   );
-}
-
-/**
- * Counts only failed authentications (401) per client address; past the limit every request from
- * that address gets 429 until the window ends, so a stolen-key guesser is slowed to a crawl while
- * a client with the right key never consumes the budget.
- */
-export function authFailureRateLimit(limit: RateLimit | undefined, logger: Logger): RequestHandler {
-  if (limit === undefined) return passThrough;
-  return rateLimit({
-    ...baseOptions(
-      limit,
-      logger,
-      (seconds) => new AppError('too_many_auth_failures', `too many failed authentications from this address; retry after ${seconds} s`, { status: 429 }),
-    ),
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_req: Request, res: Response) => res.statusCode !== 401,
-  });
 }

@@ -39,8 +39,9 @@ export function isSoapParseError(error: unknown): error is AppError {
 
 // Record ids are 15 case-sensitive characters or 18 with the checksum suffix (protocols.md §2).
 const RECORD_ID = /^[0-9A-Za-z]{15}(?:[0-9A-Za-z]{3})?$/;
-// An sObject API name: standard (`Event`) or custom (`Foo__c`, `ns__Foo__c`).
-const SOBJECT_TYPE = /^[A-Za-z][A-Za-z0-9_]*$/;
+// An sObject API name: standard (`Event`) or custom (`Foo__c`, `ns__Foo__c`). Salesforce caps a
+// name at 40 characters, 60 with a namespace prefix and suffix; 80 leaves room and bounds it.
+const SOBJECT_TYPE = /^[A-Za-z][A-Za-z0-9_]{0,79}$/;
 
 /** Shows a sender's value inside an error message without letting it run on. */
 export function quote(value: string): string {
@@ -92,6 +93,9 @@ export function checkMessage(raw: RawMessage, notifications: OutboundNotificatio
   }
   const actionId = raw.header.get('ActionId')?.trim();
   if (!actionId) throw soapParseError('invalid_soap', 'message has no ActionId');
+  // The ActionId is the workflow action's record id; it is stored with every notification and
+  // logged on the request line, so like every id it must be one, and nothing longer.
+  if (!RECORD_ID.test(actionId)) throw soapParseError('invalid_soap', `ActionId ${quote(actionId)} is not a 15- or 18-character Salesforce id`);
   if (raw.notificationCount === 0) throw soapParseError('invalid_soap', 'message has no Notification; expected 1 to 100');
   if (raw.notificationCount > MAX_NOTIFICATIONS) {
     throw soapParseError('invalid_soap', `message has ${raw.notificationCount} notifications; at most ${MAX_NOTIFICATIONS} allowed`);

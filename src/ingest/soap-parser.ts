@@ -12,7 +12,8 @@ import {
   soapParseError,
   XSI_NS,
 } from './outbound-message.ts';
-import { attribute, isTrue, locateXmlError } from './xml-helpers.ts';
+import { describeTextProblem, textProblem } from '../http/inbound-text.ts';
+import { attribute, describeXmlError, isTrue, locateXmlError } from './xml-helpers.ts';
 
 export { isSoapParseError, type OutboundMessage, type OutboundNotification } from './outbound-message.ts';
 
@@ -31,6 +32,7 @@ type Frame =
  * local name. Throws an AppError (400: invalid_xml, xml_dtd_refused, invalid_soap) saying what is wrong.
  */
 export function parseOutboundMessage(xml: string): OutboundMessage {
+  refuseUnstorableText(xml);
   // Position tracking costs a quarter of the parse time; locateXmlError recovers it for bad input only.
   const parser = new SaxesParser({ xmlns: true, position: false });
   const stack: Frame[] = [];
@@ -45,7 +47,8 @@ export function parseOutboundMessage(xml: string): OutboundMessage {
   });
   // Without a DTD only the five XML entities exist, so `&lol9;` and friends land here as "undefined entity".
   parser.on('error', (error) => {
-    throw soapParseError('invalid_xml', `XML is not well-formed${locateXmlError(xml)}: ${error.message.replace(/\.$/, '')}`);
+    const { where, before } = locateXmlError(xml);
+    throw soapParseError('invalid_xml', `XML is not well-formed${where}: ${describeXmlError(error.message, before)}`);
   });
 
   const open = (tag: SaxesTagNS): Frame => {
@@ -146,4 +149,22 @@ export function parseOutboundMessage(xml: string): OutboundMessage {
 
   parser.write(xml).close();
   return checkMessage(raw, notifications);
+}
+
+/**
+ * XML 1.0 cannot carry U+0000 and saxes refuses it, but saying so plainly helps the sender, and
+ * the raw message is stored as it came: the same check as every other edge, before any parsing.
+ */
+function refuseUnstorableText(xml: string): void {
+  const problem = textProblem(xml);
+  if (problem === undefined) return;
+  const at = xml.indexOf('\u0000');
+  const where = at === -1 ? '' : ` at line ${lineOf(xml, at)}, column ${at - xml.lastIndexOf('\n', at - 1)}`;
+  throw soapParseError('invalid_xml', `XML is not well-formed${where}: the body ${describeTextProblem(problem)}`);
+}
+
+function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) line += 1;
+  return line;
 }

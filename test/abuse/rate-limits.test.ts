@@ -6,7 +6,7 @@ import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config.ts';
 import { AppError } from '../../src/errors.ts';
 import { jsonErrorHandler } from '../../src/http/error-handler.ts';
-import { authFailureRateLimit } from '../../src/http/rate-limits.ts';
+import { authFailureLimit, recordAuthFailure } from '../../src/http/auth-failure-limit.ts';
 import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { startHarness, type Harness } from '../ingest/salesforce-route-harness.ts';
 import { readFault } from '../ingest/soap-reply-reader.ts';
@@ -91,18 +91,21 @@ describe('INBOUND_RATE_LIMIT on /calendar/*', () => {
   });
 });
 
-describe('authFailureRateLimit (ADMIN_AUTH_FAILURE_LIMIT)', () => {
+describe('authFailureLimit (ADMIN_AUTH_FAILURE_LIMIT)', () => {
   const KEY = 'admin-key-0123456789abcdef';
 
-  /** A stand-in admin router: 401 without the key. The real admin router is mounted behind the same limiter. */
+  /** A stand-in admin router: 401 without the key, recorded as the real admin and metrics checks record it. */
   function adminApp(limit: string) {
     const logger = captureLogs().logger;
     const app = express();
     app.set('trust proxy', 'loopback');
-    app.use('/admin', authFailureRateLimit(parseConfig({ ADMIN_AUTH_FAILURE_LIMIT: limit }).ADMIN_AUTH_FAILURE_LIMIT, logger));
+    app.use('/admin', authFailureLimit(parseConfig({ ADMIN_AUTH_FAILURE_LIMIT: limit }).ADMIN_AUTH_FAILURE_LIMIT));
     const router = Router();
     router.get('/admin/jobs', (req, res, next) => {
-      if (req.get('x-api-key') !== KEY) return next(new AppError('unauthorized', 'admin API key required', { status: 401 }));
+      if (req.get('x-api-key') !== KEY) {
+        recordAuthFailure(res);
+        return next(new AppError('unauthorized', 'admin API key required', { status: 401 }));
+      }
       res.json({ jobs: [] });
     });
     router.get('/admin/jobs/:id', (req, _res, next) => next(new AppError('not_found', 'no such job', { status: 404 })));
