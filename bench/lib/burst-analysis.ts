@@ -31,6 +31,8 @@ export interface BurstAnalysis {
    * last update came in, so one more call is needed. Coalescing can save every other call.
    */
   sentBeforeLastUpdate: number;
+  /** Meetings sent exactly once, with their final state: every update coalesced into one call. */
+  sentOnce: number;
   /** Accepted calls that carried no newer update than one already accepted for the meeting. */
   notNewer: number;
   /** Calls that carried no burst meeting at all. */
@@ -46,6 +48,7 @@ export function analyseBurst(calls: readonly BurstCall[], shape: BurstShape, sta
   const newest = new Map<number, number>();
   const firstUpdate = new Map<number, number>();
   const finalAt = new Map<number, number>();
+  const accepted = new Map<number, number>();
   let notNewer = 0;
   let unknown = 0;
   const perWindow: number[] = [];
@@ -62,6 +65,7 @@ export function analyseBurst(calls: readonly BurstCall[], shape: BurstShape, sta
     const before = newest.get(meeting);
     if (before !== undefined && update <= before) notNewer += 1;
     newest.set(meeting, Math.max(before ?? 0, update));
+    accepted.set(meeting, (accepted.get(meeting) ?? 0) + 1);
     if (!firstUpdate.has(meeting)) firstUpdate.set(meeting, update);
     if (update === shape.updates && !finalAt.has(meeting)) finalAt.set(meeting, call.at);
   }
@@ -75,6 +79,7 @@ export function analyseBurst(calls: readonly BurstCall[], shape: BurstShape, sta
     ),
     meetingsAtFinalState: finalAt.size,
     sentBeforeLastUpdate,
+    sentOnce: [...accepted].filter(([meeting, count]) => count === 1 && firstUpdate.get(meeting) === shape.updates).length,
     notNewer,
     unknown,
     lastFinalAt: finalAt.size === shape.meetings ? Math.max(...finalAt.values()) : undefined,
