@@ -6,13 +6,13 @@ import { type BenchResult, machine, renderMarkdown, resultsDir, targetsTable, ma
 import { replaceReadmeBlock } from './lib/readme-block.ts';
 
 /**
- * `npm run bench`: ingest, backlog, quota-burst and end-to-end benchmarks one after the other,
+ * `npm run bench`: ingest, backlog, quota-burst and idle-latency benchmarks one after the other,
  * each in a fresh process (no JIT or heap carried from one to the next), then bench/results/latest.json,
  * bench/results/latest.md and the README block between `<!-- bench:start -->` and
  * `<!-- bench:end -->`.
  */
 
-const BENCHES = ['ingest', 'backlog', 'quota', 'e2e'] as const;
+const BENCHES = ['ingest', 'backlog', 'quota', 'latency'] as const;
 const readmePath = path.resolve(import.meta.dirname, '../README.md');
 
 async function runBench(name: string): Promise<number> {

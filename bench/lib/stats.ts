@@ -4,6 +4,7 @@ export interface Distribution {
   count: number;
   p50: number;
   p90: number;
+  p95: number;
   p99: number;
   max: number;
   mean: number;
@@ -18,6 +19,7 @@ export function distribution(samples: readonly number[]): Distribution {
     count: sorted.length,
     p50: rank(50),
     p90: rank(90),
+    p95: rank(95),
     p99: rank(99),
     max: sorted.at(-1) ?? Number.NaN,
     mean: sorted.length === 0 ? Number.NaN : sum / sorted.length,

@@ -53,7 +53,7 @@ describe('bench stats', () => {
 
     const result = distribution(values);
 
-    expect(result).toMatchObject({ count: 100, p50: 50, p90: 90, p99: 99, max: 100, mean: 50.5 });
+    expect(result).toMatchObject({ count: 100, p50: 50, p90: 90, p95: 95, p99: 99, max: 100, mean: 50.5 });
     expect(median(values)).toBe(50.5);
   });
 
