@@ -6,10 +6,11 @@ import { type BenchResult, machine, renderMarkdown, resultsDir, targetsTable, ma
 import { replaceReadmeBlock } from './lib/readme-block.ts';
 
 /**
- * `npm run bench`: ingest, backlog, quota-burst and idle-latency benchmarks one after the other,
- * each in a fresh process (no JIT or heap carried from one to the next), then bench/results/latest.json,
- * bench/results/latest.md and the README block between `<!-- bench:start -->` and
- * `<!-- bench:end -->`.
+ * `npm run bench`: the ingest, backlog, quota-burst and idle-latency benchmarks one after the
+ * other, each in a fresh process (no JIT or heap carried from one to the next), then
+ * bench/results/latest.md (the one result kept in the repository), bench/results/latest.json
+ * (not committed) and the README block between `<!-- bench:start -->` and `<!-- bench:end -->`.
+ * Each benchmark hands its result over as bench/results/<name>.json (not committed either).
  */
 
 const BENCHES = ['ingest', 'backlog', 'quota', 'latency'] as const;
@@ -52,7 +53,7 @@ const block = [
 writeFileSync(readmePath, replaceReadmeBlock(readFileSync(readmePath, 'utf8'), block));
 
 console.log(`\n${markdown}`);
-console.log(`wrote bench/results/latest.json, bench/results/latest.md and the README benchmark block`);
+console.log(`wrote bench/results/latest.md, bench/results/latest.json and the README benchmark block`);
 if (failed.length > 0) {
   console.error(`benchmarks that failed to run: ${failed.join(', ')}`);
   process.exitCode = 1;
