@@ -43,7 +43,7 @@ writeFileSync(path.join(resultsDir, 'latest.md'), markdown);
 
 const first = results[0];
 const block = [
-  `Output of \`npm run bench\` (${date.slice(0, 10)}); details, per-run tables and method notes in [bench/results/latest.md](bench/results/latest.md).`,
+  `Output of \`npm run bench\` (${date.slice(0, 10)}); details, per-run tables and method notes in [bench/results/latest.md](bench/results/latest.md), findings in [docs/performance.md](docs/performance.md).`,
   '',
   first ? machineLine(first.machine, date) : '',
   '',
