@@ -10,7 +10,7 @@ import { type BenchResult, machine, renderMarkdown, targetRow, writeResult } fro
 import { median, round } from './lib/stats.ts';
 
 /**
- * bench:ingest (issue 4): autocannon against the real POST /salesforce/outbound-message with the
+ * bench:ingest: autocannon against the real POST /salesforce/outbound-message with the
  * default durable SQLite store, side by side with a bare node:http and a bare express handler that
  * read the same bodies and answer the same ack without storing. Each server runs alone in a child
  * process; autocannon runs in this process (2 cores: one each). The servers take turns for
@@ -23,10 +23,8 @@ const ROUNDS = Number(process.env.BENCH_INGEST_ROUNDS ?? 3);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SIZES = [1, 100] as const;
-const SERVERS = ['bare-http', 'bare-express', 'bridge', 'bridge-no-store'] as const;
+const SERVERS = ['bare-http', 'bare-express', 'bridge'] as const;
 type ServerKind = (typeof SERVERS)[number];
-/** bridge-no-store splits the 1-notification figure (the target's); at 100 it would add time, not insight. */
-const serversFor = (notifications: number): readonly ServerKind[] => (notifications === 1 ? SERVERS : SERVERS.filter((server) => server !== 'bridge-no-store'));
 
 interface Round {
   messagesPerSecond: number;
@@ -88,7 +86,7 @@ function storedNotifications(databaseFile: string): number {
 async function measure(server: ServerKind, notifications: number): Promise<Round> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-ingest-'));
   const databaseFile = path.join(dir, 'bridge.db');
-  const child = await startChild(script, server.startsWith('bridge') ? [server, databaseFile] : [server], { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
+  const child = await startChild(script, server === 'bridge' ? [server, databaseFile] : [server], { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
   try {
     const nextMessage = createMessageFactory(notifications);
     const warmup = WARMUP_SECONDS > 0 ? await load(child.url, WARMUP_SECONDS, nextMessage) : undefined;
@@ -140,16 +138,15 @@ export async function runIngestBench(): Promise<BenchResult> {
   const machineInfo = machine();
   const summaries: Summary[] = [];
   for (const notifications of SIZES) {
-    const servers = serversFor(notifications);
-    const rounds = new Map<ServerKind, Round[]>(servers.map((server) => [server, []]));
+    const rounds = new Map<ServerKind, Round[]>(SERVERS.map((server) => [server, []]));
     for (let round_ = 1; round_ <= ROUNDS; round_++) {
-      for (const server of servers) {
+      for (const server of SERVERS) {
         const run = await measure(server, notifications);
         console.log(`ingest ×${notifications} round ${round_} ${server}: ${round(run.messagesPerSecond)} msg/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${round(run.cpuMicrosPerMessage)} µs CPU/msg`);
         rounds.get(server)?.push(run);
       }
     }
-    for (const server of servers) summaries.push(summarise(server, notifications, rounds.get(server) ?? []));
+    for (const server of SERVERS) summaries.push(summarise(server, notifications, rounds.get(server) ?? []));
   }
   const find = (server: ServerKind, notifications: number) => {
     const summary = summaries.find((s) => s.server === server && s.notifications === notifications);
@@ -164,7 +161,6 @@ export async function runIngestBench(): Promise<BenchResult> {
     `Each server runs alone in a child process; autocannon runs in the parent (2 cores: one each). ${CONNECTIONS} connections, fresh notification ids in every request. The servers take turns for ${ROUNDS} rounds (${WARMUP_SECONDS} s warm-up + ${SECONDS} s measured each, a fresh process and database per round); figures are medians of the rounds, the min–max column shows the spread.`,
     'bridge = the real app wired as startBridge wires it (request id, access log, helmet, metrics, slow-client limits, SOAP parse, org check, one durable SQLite transaction per group commit, synchronous=FULL) at the default LOG_LEVEL=info (to /dev/null), INBOUND_RATE_LIMIT=off (all load comes from one loopback address); the worker is not started, so delivery does not compete with ingest.',
     'bare-http / bare-express read the same bodies and answer the same ack envelope without parsing or storing.',
-    'bridge-no-store (1-notification messages only) = bridge with a store whose ingest answers at once, as if every notification were new, and stores nothing: the bridge\'s cost besides its durable write, in the same rounds.',
     `The p99 < 50 ms target is read for 1-notification messages: with ${CONNECTIONS} connections always busy, mean latency = ${CONNECTIONS} ÷ messages/s (Little's law), so 100-notification messages at the 30,000 notifications/s target (300 msg/s) average ${Math.round((CONNECTIONS / 300) * 1000)} ms by arithmetic alone.`,
   ];
   const lost = summaries.filter((s) => s.lostAcks > 0);

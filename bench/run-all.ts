@@ -6,13 +6,14 @@ import { type BenchResult, machine, renderMarkdown, resultsDir, targetsTable, ma
 import { replaceReadmeBlock } from './lib/readme-block.ts';
 
 /**
- * `npm run bench` (issue 7): ingest, engine and end-to-end benchmarks one after the other, each in
- * a fresh process (no JIT or heap carried from one to the next), then bench/results/latest.json,
- * bench/results/latest.md and the README block between `<!-- bench:start -->` and
- * `<!-- bench:end -->`.
+ * `npm run bench`: the ingest, backlog, quota-burst and idle-latency benchmarks one after the
+ * other, each in a fresh process (no JIT or heap carried from one to the next), then
+ * bench/results/latest.md (the one result kept in the repository), bench/results/latest.json
+ * (not committed) and the README block between `<!-- bench:start -->` and `<!-- bench:end -->`.
+ * Each benchmark hands its result over as bench/results/<name>.json (not committed either).
  */
 
-const BENCHES = ['ingest', 'engine', 'e2e'] as const;
+const BENCHES = ['ingest', 'backlog', 'quota', 'latency'] as const;
 const readmePath = path.resolve(import.meta.dirname, '../README.md');
 
 async function runBench(name: string): Promise<number> {
@@ -42,7 +43,7 @@ writeFileSync(path.join(resultsDir, 'latest.md'), markdown);
 
 const first = results[0];
 const block = [
-  `Output of \`npm run bench\` (${date.slice(0, 10)}); details, per-run tables and method notes in [bench/results/latest.md](bench/results/latest.md).`,
+  `Output of \`npm run bench\` (${date.slice(0, 10)}); details, per-run tables and method notes in [bench/results/latest.md](bench/results/latest.md), findings in [docs/performance.md](docs/performance.md).`,
   '',
   first ? machineLine(first.machine, date) : '',
   '',
@@ -52,7 +53,7 @@ const block = [
 writeFileSync(readmePath, replaceReadmeBlock(readFileSync(readmePath, 'utf8'), block));
 
 console.log(`\n${markdown}`);
-console.log(`wrote bench/results/latest.json, bench/results/latest.md and the README benchmark block`);
+console.log(`wrote bench/results/latest.md, bench/results/latest.json and the README benchmark block`);
 if (failed.length > 0) {
   console.error(`benchmarks that failed to run: ${failed.join(', ')}`);
   process.exitCode = 1;

@@ -9,7 +9,6 @@ import { parseConfig } from '../../src/config.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE } from '../../src/ingest/soap-replies.ts';
 import { createHttpServer } from '../../src/http/http-server.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { InboundEvent, Store } from '../../src/store/types.ts';
 import { serveChild } from './child.ts';
 import { ORG_ID } from '../../test/ingest/outbound-message-builder.ts';
 
@@ -18,8 +17,6 @@ import { ORG_ID } from '../../test/ingest/outbound-message-builder.ts';
  * - `bridge`: the real app wired as startBridge wires it (metrics, slow-client limits) with the
  *   default durable SQLite store in argv[3]; no worker, so delivery does not compete with ingest
  *   for the one core this process gets.
- * - `bridge-no-store`: the same, but the store's `ingest` answers at once and stores nothing:
- *   what the bridge costs besides its durable write.
  * - `bare-http` / `bare-express`: read the whole body and answer the same ack, storing nothing.
  */
 
@@ -53,32 +50,7 @@ function bareExpress(): Server {
   return createServer(app);
 }
 
-/**
- * The share of a message that is not the store: the same app, with a store whose `ingest`
- * answers at once as if every notification were new, storing nothing (it still builds the jobs).
- */
-function withoutStoring(store: Store): Store {
-  return {
-    ...store,
-    async ingest(message, jobsFor) {
-      const created = message.events.map((event, index): InboundEvent => ({
-        id: index + 1,
-        messageId: 1,
-        source: message.source,
-        senderId: message.senderId ?? null,
-        dedupeKey: event.dedupeKey,
-        parsedPayload: event.parsedPayload,
-        receivedAt: message.receivedAt ?? Date.now(),
-        state: 'received',
-        stateReason: null,
-      }));
-      for (const event of created) jobsFor(event);
-      return { created, duplicates: [] };
-    },
-  };
-}
-
-async function bridge(databaseFile: string, storing = true): Promise<{ server: Server; close: () => Promise<void> }> {
+async function bridge(databaseFile: string): Promise<{ server: Server; close: () => Promise<void> }> {
   // The defaults an operator gets, plus the org the messages come from. The per-address inbound
   // rate limit is off: all load comes from one loopback address, while Salesforce sends from many.
   const config = parseConfig({
@@ -90,7 +62,7 @@ async function bridge(databaseFile: string, storing = true): Promise<{ server: S
   const logger = createLogger({ level: config.LOG_LEVEL });
   // The same HTTP wiring as startBridge (src/bridge.ts), minus the worker.
   const { store, telemetry } = await openInstrumentedStore(config, logger);
-  const app = createApp({ config, logger, store: storing ? store : withoutStoring(store), metrics: telemetry, readiness: [{ name: 'store', check: () => store.ping() }] });
+  const app = createApp({ config, logger, store, metrics: telemetry, readiness: [{ name: 'store', check: () => store.ping() }] });
   const server = createHttpServer(app, config);
   return { server, close: () => store.close() };
 }
@@ -100,10 +72,10 @@ let server: Server;
 let closeResources = async () => {};
 if (mode === 'bare-http') server = bareHttp();
 else if (mode === 'bare-express') server = bareExpress();
-else if (mode === 'bridge' || mode === 'bridge-no-store') {
+else if (mode === 'bridge') {
   const databaseFile = process.argv[3];
   if (!databaseFile) throw new Error(`${mode} mode needs the SQLite file path`);
-  ({ server, close: closeResources } = await bridge(databaseFile, mode === 'bridge'));
+  ({ server, close: closeResources } = await bridge(databaseFile));
 } else throw new Error(`unknown ingest server mode ${String(mode)}`);
 
 const url = await listen(server);

@@ -31,3 +31,10 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`refusing to drop schema ${JSON.stringify(schema)}`);
   await withClient(url, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 }
+
+/** The URL with `?schema=` set: the bridge's own way of putting a process in one schema (open-store.ts). */
+export function schemaUrl(url: string, schema: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('schema', schema);
+  return parsed.toString();
+}

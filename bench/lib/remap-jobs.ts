@@ -1,4 +1,4 @@
-import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
+import { remapJob as deliveryRemapJob } from '../../src/momentum/delivery-jobs.ts';
 import type { RemapRequest } from '../../src/momentum/schemas.ts';
 import type { NewJob } from '../../src/store/types.ts';
 
@@ -10,10 +10,13 @@ export function remapRequest(index: number): RemapRequest {
   };
 }
 
-/** A `remap` job as map-event enqueues it: coalesced on the meeting, flags off. */
+/**
+ * A `remap` job made the one way the bridge makes them (src/momentum/delivery-jobs.ts): coalesced
+ * on the meeting, drawing a call from Momentum's budget, a live change, flags off. A backlog of
+ * these is what a paced claim walks through in production.
+ */
 export function remapJob(index: number): NewJob {
-  const request = remapRequest(index);
-  return { kind: 'remap', payload: { request, flags: { triggerSummary: false, triggerAiSignals: false } }, coalesceKey: remapCoalesceKey(request) };
+  return deliveryRemapJob(remapRequest(index), { triggerSummary: false, triggerAiSignals: false });
 }
 
 /** Jobs `from`…`from + count - 1` in batches of `batchSize`. */

@@ -4,6 +4,7 @@ export interface Distribution {
   count: number;
   p50: number;
   p90: number;
+  p95: number;
   p99: number;
   max: number;
   mean: number;
@@ -18,6 +19,7 @@ export function distribution(samples: readonly number[]): Distribution {
     count: sorted.length,
     p50: rank(50),
     p90: rank(90),
+    p95: rank(95),
     p99: rank(99),
     max: sorted.at(-1) ?? Number.NaN,
     mean: sorted.length === 0 ? Number.NaN : sum / sorted.length,
@@ -35,12 +37,6 @@ export function round(value: number): number {
 
 export const perSecond = (count: number, ms: number): number => (ms > 0 ? (count * 1000) / ms : Number.NaN);
 
-/** This process's CPU time (user + system, every thread) since `before`, in µs. */
-export function cpuMicrosSince(before: NodeJS.CpuUsage): number {
-  const { user, system } = process.cpuUsage(before);
-  return user + system;
-}
-
 export const mb = (bytes: number): number => bytes / (1024 * 1024);
 
 /** Runs `task` `concurrency` times in parallel until `next()` returns undefined. */
@@ -49,26 +45,6 @@ export async function runPool<T>(concurrency: number, next: () => T | undefined,
     for (let item = next(); item !== undefined; item = next()) await task(item);
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
-}
-
-/**
- * Sends requests 0…count-1 with `concurrency` in flight, timed: `send` resolves true for each one
- * the upstream accepted. The ceiling and the client loop of bench:engine share it, so they differ
- * only in what one request costs.
- */
-export async function timedRequests(count: number, concurrency: number, send: (index: number) => Promise<boolean>): Promise<{ ms: number; ok: number; cpuMicros: number }> {
-  let next = 0;
-  let ok = 0;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  await runPool(
-    concurrency,
-    () => (next < count ? next++ : undefined),
-    async (index) => {
-      if (await send(index)) ok += 1;
-    },
-  );
-  return { ms: performance.now() - started, ok, cpuMicros: cpuMicrosSince(cpuBefore) };
 }
 
 /** The middle value (mean of the two middle ones for an even count); NaN for none. */

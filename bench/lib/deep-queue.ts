@@ -3,24 +3,28 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createJobRegistry } from '../src/jobs/registry.ts';
-import { createWorker } from '../src/jobs/worker.ts';
-import { openStore } from '../src/store/open-store.ts';
-import type { Store } from '../src/store/types.ts';
-import { benchLogger } from './lib/null-logger.ts';
-import { PRODUCTION_NODE_FLAGS } from './lib/production-node-flags.ts';
-import { remapJobBatches } from './lib/remap-jobs.ts';
-import { peakRss, startRssSampler } from './lib/rss-sampler.ts';
-import { distribution, type Distribution, mb, perSecond } from './lib/stats.ts';
+import { MOMENTUM_RATE_KEY } from '../../src/momentum/delivery-jobs.ts';
+import { createJobRegistry } from '../../src/jobs/registry.ts';
+import { createPacer } from '../../src/jobs/pacer.ts';
+import { createWorker } from '../../src/jobs/worker.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import type { Store } from '../../src/store/types.ts';
+import { benchLogger } from './null-logger.ts';
+import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
+import { remapJobBatches } from './remap-jobs.ts';
+import { peakRss, startRssSampler } from './rss-sampler.ts';
+import { distribution, type Distribution, mb, perSecond } from './stats.ts';
 
 /**
- * The deep-queue part of bench:engine (issue 3): 1 000 000 pending remap jobs in a SQLite file.
- * Every phase runs in a process of its own, so each kernel high-water mark (peak RSS) belongs to
- * that phase alone:
+ * The backlog benchmark's measurements: 1 000 000 pending remap jobs in a SQLite file, made as
+ * the bridge makes them (paced on Momentum's budget, coalesced per meeting). Every phase runs in
+ * a process of its own, so each kernel high-water mark (peak RSS) belongs to that phase alone:
  * - `fill`: enqueue N jobs in batches (one transaction each), RSS sampled by depth;
  * - `claim`: a fresh process on a filled file (a bridge restarted with a backlog): claim latency
- *   (claim 4, release, repeat: the depth stays put), then the bridge's worker claims and finishes
- *   WORKER_JOBS jobs with a handler that succeeds at once (no HTTP: only the queue is measured).
+ *   of the claim the worker makes (4 jobs, paced on the default budget, each taking a call slot),
+ *   every claimed job then put back with its slot given back, so depth and budget stay put; then
+ *   the bridge's worker, paced the same way, claims and finishes WORKER_JOBS jobs with a handler
+ *   that succeeds at once without a call (so each slot is given back; no HTTP: only the queue).
  * Both are run at depth 1 000 and at full depth, so "flat in queue depth" is a comparison of two
  * measurements, not of one number with a guess.
  */
@@ -30,6 +34,8 @@ const BATCH = Number(process.env.BENCH_DEEP_BATCH ?? 1_000);
 const WORKER_JOBS = Number(process.env.BENCH_DEEP_WORKER_JOBS ?? 5_000);
 const CLAIM_SAMPLES = 300;
 const CLAIM_LIMIT = 4; // WORKER_CONCURRENCY's default: what one claim asks for
+/** MOMENTUM_RATE_LIMIT's default (100/15m): the budget a production claim reads and draws from. */
+const BUDGET = { requests: 100, windowMs: 15 * 60_000 };
 export const SHALLOW_DEPTH = 1_000;
 
 export interface FillResult {
@@ -86,16 +92,21 @@ async function fill(file: string, total: number): Promise<FillResult> {
   return { depth, ms, perSecond: perSecond(depth, ms), peakRssMb, rssByDepth, liveHeapAfterGcMb, databaseMb: mb(statSync(file).size) };
 }
 
-/** Claim then release, `samples` times: the depth stays constant; only the claim is timed. */
+/**
+ * The claim a worker with 4 free slots makes, `samples` times; only the claim is timed. Each
+ * claimed job goes back to pending with its call slot given back, as the worker does with a job
+ * it did not run, so the depth stays constant and the budget never runs out.
+ */
 async function claimLatency(store: Store, samples: number): Promise<Distribution> {
   const owner = 'bench-claim-latency';
+  const pacing = createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: BUDGET }]).claimPacing(CLAIM_LIMIT);
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const started = performance.now();
-    const jobs = await store.claim({ owner, limit: CLAIM_LIMIT, leaseMs: 60_000 });
+    const jobs = await store.claim({ owner, limit: CLAIM_LIMIT, leaseMs: 60_000, pacing });
     times.push(performance.now() - started);
     if (jobs.length !== CLAIM_LIMIT) throw new Error(`claim returned ${jobs.length} jobs, expected ${CLAIM_LIMIT}`);
-    await store.releaseLeases(owner);
+    for (const job of jobs) await store.finish({ jobId: job.id, leaseOwner: owner, outcome: { state: 'deferred', runAt: Date.now() }, rateSlot: 'refund' });
   }
   return distribution(times);
 }
@@ -109,7 +120,9 @@ async function claim(file: string, depth: number): Promise<ClaimResult> {
   const done = new Promise<void>((resolve) => (allDone = resolve));
   const worker = createWorker({
     store,
+    // No call made (calledUpstream unset): each job's slot is given back as it finishes.
     registry: createJobRegistry({ remap: async () => ({ kind: 'succeeded' }) }),
+    pacer: createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: BUDGET }]),
     logger: benchLogger(),
     concurrency: CLAIM_LIMIT,
     retrySchedule: [0],

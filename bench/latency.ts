@@ -1,0 +1,227 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent } from 'undici';
+import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
+import { ORG_ID } from '../test/ingest/outbound-message-builder.ts';
+import { startBenchFake } from './lib/bench-fake.ts';
+import { startBridgeProcess } from './lib/bridge-process.ts';
+import { createMessageFactory, subjectOf } from './lib/outbound-messages.ts';
+import { benchSchema, dropSchema, postgresUnavailable, postgresUrl, schemaUrl } from './lib/pg-schema.ts';
+import { remapRequest } from './lib/remap-jobs.ts';
+import { type BenchResult, machine, renderMarkdown, type TargetRow, targetRow, writeResult } from './lib/report.ts';
+import { distribution, type Distribution } from './lib/stats.ts';
+
+/**
+ * bench:latency: how long an idle bridge takes from acknowledging a Salesforce notification to
+ * Momentum having the remap, on SQLite and on PostgreSQL. The bridge is `node src/server.ts` in a
+ * child process, paced as in production but with a budget one message at a time never exhausts;
+ * the sender and the fake Momentum share this process, so the ack and the remap's arrival are
+ * read from one clock. Baseline (the floor), in the same run: the same fake receiving a direct
+ * undici POST of a remap from this process.
+ */
+
+const MESSAGES = Number(process.env.BENCH_LATENCY_MESSAGES ?? 200);
+const WARMUP_MESSAGES = 20;
+// Between messages: the bridge finishes the previous remap's bookkeeping and is idle again.
+const GAP_MS = 20;
+const WAIT_FOR_REMAP_MS = 30_000;
+/** Pacing on (the claim reads and writes the call log as in production), never the wait: ≤ 50 calls/s go. */
+const RATE_LIMIT = '100/1s';
+const GOAL_MS = { SQLite: 10, PostgreSQL: 50 } as const;
+type Engine = keyof typeof GOAL_MS;
+
+interface EngineLatency {
+  engine: Engine;
+  ack: Distribution;
+  ackToRemap: Distribution;
+  floor: Distribution;
+  missing: number;
+  duplicates: number;
+}
+
+const titleOf = (body: unknown) => (body as { meetingDetails?: { title?: string } }).meetingDetails?.title ?? '';
+
+/** Remap arrivals at the fake by title, and a wait for one. */
+function arrivals() {
+  const arrived = new Map<string, number>();
+  const waiting = new Map<string, () => void>();
+  let duplicates = 0;
+  return {
+    record(title: string, receivedAt: number) {
+      if (arrived.has(title)) return void (duplicates += 1);
+      arrived.set(title, receivedAt);
+      waiting.get(title)?.();
+    },
+    /** The arrival time of the remap titled `title`, or undefined after the deadline. */
+    async of(title: string, timeoutMs: number): Promise<number | undefined> {
+      if (!arrived.has(title)) {
+        await Promise.race([new Promise<void>((resolve) => waiting.set(title, resolve)), sleep(timeoutMs)]);
+        waiting.delete(title);
+      }
+      return arrived.get(title);
+    },
+    duplicates: () => duplicates,
+  };
+}
+
+/** One message at a time, each sent GAP_MS after the previous remap arrived. */
+async function bridgePhase(bridgeUrl: string, remaps: ReturnType<typeof arrivals>, count: number, firstSequence: number) {
+  const agent = new Agent({ connections: 1 });
+  const nextMessage = createMessageFactory(1, firstSequence);
+  const ack: number[] = [];
+  const ackToRemap: number[] = [];
+  let missing = 0;
+  try {
+    for (let sent = 0; sent < count; sent++) {
+      const { xml, recordIds } = nextMessage();
+      const sentAt = performance.now();
+      const response = await agent.request({ origin: bridgeUrl, path: OUTBOUND_MESSAGE_PATH, method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' }, body: xml });
+      await response.body.text();
+      const ackAt = performance.now();
+      if (response.statusCode !== 200) throw new Error(`bridge answered ${response.statusCode}`);
+      ack.push(ackAt - sentAt);
+      const arrivedAt = await remaps.of(subjectOf(recordIds[0] ?? ''), WAIT_FOR_REMAP_MS);
+      if (arrivedAt === undefined) missing += 1;
+      else ackToRemap.push(arrivedAt - ackAt);
+      await sleep(GAP_MS);
+    }
+  } finally {
+    await agent.close();
+  }
+  return { ack: distribution(ack), ackToRemap: distribution(ackToRemap), missing };
+}
+
+/** The floor: the same remap bodies POSTed straight to the same fake, send → the fake has the body. */
+async function floorPhase(fakeUrl: string, floorArrivals: Map<string, number>, count: number, offset: number): Promise<Distribution> {
+  const agent = new Agent({ connections: 1 });
+  const times: number[] = [];
+  try {
+    for (let index = offset; index < offset + count; index++) {
+      const request = remapRequest(index);
+      const sentAt = performance.now();
+      const response = await agent.request({
+        origin: fakeUrl,
+        path: '/v1/meeting/remap',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'bench-key', 'idempotency-key': String(index) },
+        body: JSON.stringify(request),
+      });
+      await response.body.text();
+      const arrivedAt = floorArrivals.get(request.meetingDetails?.title ?? '');
+      if (arrivedAt !== undefined) times.push(arrivedAt - sentAt);
+      await sleep(GAP_MS);
+    }
+  } finally {
+    await agent.close();
+  }
+  return distribution(times);
+}
+
+async function measure(engine: Engine, databaseUrl: string | undefined): Promise<EngineLatency> {
+  const remaps = arrivals();
+  const floorArrivals = new Map<string, number>();
+  const fake = await startBenchFake((body, receivedAt) => {
+    const title = titleOf(body);
+    // The bridge's remaps carry the Event's record id (00U…) in the title; floor requests a number.
+    if (title.startsWith(subjectOf('00U'))) remaps.record(title, receivedAt);
+    else floorArrivals.set(title, receivedAt);
+  });
+  try {
+    const bridge = await startBridgeProcess({
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+      SALESFORCE_ORG_IDS: ORG_ID,
+      MOMENTUM_API_BASE_URL: fake.url,
+      MOMENTUM_RECEIVER_URL: fake.url,
+      MOMENTUM_API_KEY: 'bench-key',
+      MOMENTUM_RATE_LIMIT: RATE_LIMIT,
+      // One loopback address sends everything; Salesforce sends from many.
+      INBOUND_RATE_LIMIT: 'off',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    });
+    try {
+      // Warm-up (JIT, connections, database pages), not measured.
+      await bridgePhase(bridge.url, remaps, WARMUP_MESSAGES, 1);
+      await floorPhase(fake.url, floorArrivals, WARMUP_MESSAGES, 0);
+      const measured = await bridgePhase(bridge.url, remaps, MESSAGES, 1_000);
+      const floor = await floorPhase(fake.url, floorArrivals, MESSAGES, 1_000);
+      return { engine, ...measured, floor, duplicates: remaps.duplicates() };
+    } finally {
+      await bridge.stop();
+    }
+  } finally {
+    await fake.close();
+  }
+}
+
+function targets(result: EngineLatency): TargetRow[] {
+  const goal = GOAL_MS[result.engine];
+  return [
+    targetRow({
+      metric: `idle, ${result.engine}: ack → remap received, p50`,
+      measured: result.ackToRemap.p50,
+      unit: 'ms',
+      baseline: { label: 'direct undici POST to the fake, p50', value: result.floor.p50 },
+      target: `< ${goal} ms`,
+      pass: (m) => m < goal && result.missing === 0,
+    }),
+    targetRow({
+      metric: `idle, ${result.engine}: ack → remap received, p95`,
+      measured: result.ackToRemap.p95,
+      unit: 'ms',
+      baseline: { label: 'direct undici POST to the fake, p95', value: result.floor.p95 },
+      target: 'reported',
+      pass: () => null,
+    }),
+  ];
+}
+
+export async function runLatencyBench(): Promise<BenchResult> {
+  const startedAt = new Date();
+  const machineInfo = machine();
+  const notes: string[] = [];
+  const results: EngineLatency[] = [await measure('SQLite', undefined)];
+  const pgUrl = postgresUrl();
+  const pgProblem = await postgresUnavailable(pgUrl);
+  if (pgProblem) notes.push(`PostgreSQL skipped: ${pgUrl.replace(/\/\/[^@]*@/, '//…@')} did not answer (${pgProblem}).`);
+  else {
+    const schema = benchSchema('latency');
+    try {
+      results.push(await measure('PostgreSQL', schemaUrl(pgUrl, schema)));
+    } finally {
+      await dropSchema(pgUrl, schema);
+    }
+  }
+  for (const result of results) console.log(`latency ${result.engine}: ack → remap p50 ${result.ackToRemap.p50} ms, p95 ${result.ackToRemap.p95} ms`);
+
+  notes.push(
+    `The bridge is \`node src/server.ts\` in a child process with its defaults (WORKER_CONCURRENCY=4, LOG_LEVEL=info to a drained pipe; SQLite in a fresh directory, PostgreSQL in a fresh schema dropped afterwards), INBOUND_RATE_LIMIT=off and MOMENTUM_RATE_LIMIT=${RATE_LIMIT}: every remap is claimed with a call slot from the store's log as in production, and one message at a time never waits for one. Sender and fake Momentum share this process and its clock.`,
+    `${MESSAGES} one-notification messages one at a time, each sent ${GAP_MS} ms after the previous remap arrived, after ${WARMUP_MESSAGES} warm-up messages. ack → remap: from the sender receiving the 200 ack to the fake having the whole remap body. Floor: a direct undici POST of a remap to the same fake, send → body received, one at a time with the same gap.`,
+  );
+  for (const result of results) {
+    if (result.missing > 0) notes.push(`WARNING: ${result.engine}: ${result.missing} acknowledged notifications never reached the fake within ${WAIT_FOR_REMAP_MS / 1000} s.`);
+    if (result.duplicates > 0) notes.push(`WARNING: ${result.engine}: ${result.duplicates} remaps arrived more than once.`);
+  }
+
+  return {
+    name: 'latency',
+    title: 'Idle latency: notification acked → remap at the fake (npm run bench:latency)',
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    machine: machineInfo,
+    settings: { messages: MESSAGES, gapMs: GAP_MS, rateLimit: RATE_LIMIT, postgres: pgProblem ? 'skipped' : 'yes' },
+    targets: results.flatMap(targets),
+    tables: [
+      {
+        title: 'Latency distribution (ms)',
+        columns: ['Store', 'Ack p50', 'Ack p95', 'Ack → remap p50', 'Ack → remap p90', 'Ack → remap p95', 'Ack → remap p99', 'Ack → remap max', 'Floor p50', 'Floor p95', 'Remaps measured'],
+        rows: results.map((r) => [r.engine, r.ack.p50, r.ack.p95, r.ackToRemap.p50, r.ackToRemap.p90, r.ackToRemap.p95, r.ackToRemap.p99, r.ackToRemap.max, r.floor.p50, r.floor.p95, r.ackToRemap.count]),
+      },
+    ],
+    notes,
+  };
+}
+
+if (import.meta.main) {
+  const result = await runLatencyBench();
+  console.log(`wrote ${writeResult(result)}\n`);
+  console.log(renderMarkdown([result], result.startedAt));
+}
