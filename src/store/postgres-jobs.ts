@@ -136,22 +136,20 @@ export async function claimJobs(client: Client, options: ClaimOptions & { now: n
     candidates.push(...[...(await rows(client, PG.claimExpired, [now, limit])), ...(await rows(client, PG.claimPending, [now, limit]))].map(candidateFromRow));
   } else {
     candidates.push(...[...(await rows(client, PG.claimExpiredUnpaced, [now, limit])), ...(await rows(client, PG.claimPendingUnpaced, [now, limit]))].map(candidateFromRow));
-    // Read after the claim lock: every instance's claims take slots one after another on one clock.
-    if (pacing.budgets.some((budget) => budget.limit !== undefined)) clock = Number((await rows(client, PG.clock, []))[0]?.now);
     for (const budget of pacing.budgets) {
-      let room = limit;
-      if (budget.limit !== undefined) {
-        await client.query(SQL.pruneSlots, [budget.key, clock - budget.limit.windowMs]);
-        const times = (await rows(client, SQL.slotTimes, [budget.key, clock - budget.limit.windowMs])).map((row) => Number(row.at));
-        const blocked = (await rows(client, SQL.getRateLimit, [budget.key]))[0]?.blocked_until;
-        room = Math.min(pacing.max, freeSlots(times, budget.limit, clock, blocked == null ? null : Number(blocked)).free);
-        slots.set(budget.key, room);
-      }
-      if (room > 0) {
-        candidates.push(
-          ...[...(await rows(client, PG.claimExpiredOf, [now, room, budget.key])), ...(await rows(client, PG.claimPendingOf, [now, room, budget.key]))].map(candidateFromRow),
-        );
-      }
+      const most = budget.limit === undefined ? limit : Math.min(pacing.max, limit);
+      if (most <= 0) continue;
+      const paced = [...(await rows(client, PG.claimExpiredOf, [now, most, budget.key])), ...(await rows(client, PG.claimPendingOf, [now, most, budget.key]))].map(candidateFromRow);
+      // The budget is read only when it matters: a claim of unpaced work (mapping) costs no pacing statement.
+      if (paced.length === 0) continue;
+      candidates.push(...paced);
+      if (budget.limit === undefined) continue;
+      // After the claim lock: every instance's claims take slots one after another, on one clock.
+      const [window] = await rows(client, PG.rateWindow, [budget.key, budget.limit.windowMs]);
+      clock = Number(window?.now);
+      const times = ((window?.times ?? []) as unknown[]).map(Number);
+      const blocked = window?.blocked_until;
+      slots.set(budget.key, Math.min(pacing.max, freeSlots(times, budget.limit, clock, blocked == null ? null : Number(blocked)).free));
     }
   }
   const picked = pickClaimable(candidates, limit, slots);

@@ -31,6 +31,15 @@ export const PG = {
    * a second would otherwise each see a different window and together send more than the limit.
    */
   clock: `SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT) AS now`,
+  /**
+   * A budget's window in one round trip: the database's clock, the calls in (now - W, now], and
+   * the block; calls older than the window are forgotten in passing ($1 key, $2 window in ms).
+   */
+  rateWindow: `WITH c AS (SELECT ${DB_NOW} AS now),
+    p AS (DELETE FROM rate_slots WHERE key = $1 AND at <= (SELECT now FROM c) - CAST($2 AS BIGINT))
+    SELECT c.now, (SELECT blocked_until FROM rate_limits WHERE key = $1) AS blocked_until,
+      ARRAY(SELECT s.at FROM rate_slots s WHERE s.key = $1 AND s.at > c.now - CAST($2 AS BIGINT) ORDER BY s.at) AS times
+    FROM c`,
   insertSlots: `INSERT INTO rate_slots (key, job_id, at) SELECT CAST($1 AS TEXT), j, CAST($3 AS BIGINT) FROM unnest(CAST($2 AS BIGINT[])) AS j`,
   settleSlot: `UPDATE rate_slots SET at = ${DB_NOW} WHERE job_id = $1`,
   finish: `${SQL.finish} RETURNING coalesce_key`,
