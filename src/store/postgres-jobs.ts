@@ -135,11 +135,11 @@ export async function claimJobs(client: Client, options: ClaimOptions & { now: n
   if (pacing === undefined) {
     candidates.push(...[...(await rows(client, PG.claimExpired, [now, limit])), ...(await rows(client, PG.claimPending, [now, limit]))].map(candidateFromRow));
   } else {
-    candidates.push(...[...(await rows(client, PG.claimExpiredUnpaced, [now, limit])), ...(await rows(client, PG.claimPendingUnpaced, [now, limit]))].map(candidateFromRow));
+    candidates.push(...(await rows(client, PG.claimCandidatesUnpaced, [now, limit])).map(candidateFromRow));
     for (const budget of pacing.budgets) {
       const most = budget.limit === undefined ? limit : Math.min(pacing.max, limit);
       if (most <= 0) continue;
-      const paced = [...(await rows(client, PG.claimExpiredOf, [now, most, budget.key])), ...(await rows(client, PG.claimPendingOf, [now, most, budget.key]))].map(candidateFromRow);
+      const paced = (await rows(client, PG.claimCandidatesOf, [now, most, budget.key])).map(candidateFromRow);
       // The budget is read only when it matters: a claim of unpaced work (mapping) costs no pacing statement.
       if (paced.length === 0) continue;
       candidates.push(...paced);

@@ -10,6 +10,18 @@ const LOCK_MIGRATE = 731003;
 /** Now on the database's clock, in epoch ms, as the pacer reads it. */
 const DB_NOW = `CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)`;
 
+/**
+ * Both candidate lists of a claim in one statement. The inner selects pick ids; the outer one
+ * locks those rows and, as PostgreSQL re-reads a row once its lock is taken, keeps only those
+ * still claimable (an enqueue may have superseded a pending job meanwhile).
+ */
+function lockCandidates(expired: string, pending: string): string {
+  return `SELECT j.id, j.coalesce_key, j.serial_key, j.rate_key, j.priority, j.run_at FROM jobs j
+    WHERE j.id = ANY(ARRAY(SELECT e.id FROM (${expired}) AS e) || ARRAY(SELECT p.id FROM (${pending}) AS p))
+      AND (j.state = 'pending' OR (j.state = 'running' AND j.lease_until <= $1))
+    FOR UPDATE OF j SKIP LOCKED`;
+}
+
 export const PG = {
   /** One lock per coalescing key, taken in the order given (callers sort) to avoid deadlocks. */
   lockKeys: `SELECT pg_advisory_xact_lock(${LOCK_KEY}, hashtext(k)) FROM unnest(CAST($1 AS TEXT[])) AS k`,
@@ -22,10 +34,9 @@ export const PG = {
 
   claimExpired: `${SQL.claimExpired} FOR UPDATE OF j SKIP LOCKED`,
   claimPending: `${SQL.claimPending} FOR UPDATE OF j SKIP LOCKED`,
-  claimExpiredOf: `${SQL.claimExpiredOf} FOR UPDATE OF j SKIP LOCKED`,
-  claimPendingOf: `${SQL.claimPendingOf} FOR UPDATE OF j SKIP LOCKED`,
-  claimExpiredUnpaced: `${SQL.claimExpiredUnpaced} FOR UPDATE OF j SKIP LOCKED`,
-  claimPendingUnpaced: `${SQL.claimPendingUnpaced} FOR UPDATE OF j SKIP LOCKED`,
+  /** The expired-lease and pending candidates of one budget ($3), or of none, in one round trip. */
+  claimCandidatesOf: lockCandidates(SQL.claimExpiredOf, SQL.claimPendingOf),
+  claimCandidatesUnpaced: lockCandidates(SQL.claimExpiredUnpaced, SQL.claimPendingUnpaced),
   /**
    * The pacer reads the database's clock, not each instance's: instances whose clocks disagree by
    * a second would otherwise each see a different window and together send more than the limit.
