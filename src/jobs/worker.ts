@@ -148,8 +148,8 @@ export function createWorker(options: WorkerOptions): Worker {
         return arm(maxIdleMs);
       }
       if (jobs.length > 0) notifyClaimed(jobs);
-      // Claimed while stop() began: not started, stop() releases their leases.
-      if (state !== 'running') return;
+      // Claimed while stop() began: not started, stop() releases their leases (after their call slots).
+      if (state !== 'running') return giveBackSlots(jobs);
       for (const job of jobs) {
         // Its lease expired while this worker still holds it (the lease keeper could not reach the
         // store): the claim renewed the lease, and the run or wait already under way goes on.
@@ -224,6 +224,23 @@ export function createWorker(options: WorkerOptions): Worker {
     return true;
   }
 
+  /**
+   * Paced jobs claimed but never started made no call: their slots go back to the budget, and the
+   * jobs to the queue. Left to releaseLeases they would keep their slots for a whole window, and a
+   * rolling restart would waste part of the budget. A slot not given back (the store failed) is
+   * only budget unused, never a call over the limit.
+   */
+  async function giveBackSlots(jobs: readonly Job[]): Promise<void> {
+    const paced = jobs.filter((job) => job.rateKey !== null);
+    await Promise.all(
+      paced.map((job) =>
+        store.finish({ jobId: job.id, leaseOwner: owner, outcome: { state: 'deferred', runAt: now() }, rateSlot: 'refund' }).catch((error: unknown) => {
+          logger.warn('giving back the call slot of a job never started failed; the slot frees at the end of its window', { owner, jobId: job.id, error: messageOf(error) });
+        }),
+      ),
+    );
+  }
+
   async function armFromQueue(): Promise<void> {
     let dueAt: number | undefined;
     try {
@@ -264,8 +281,10 @@ export function createWorker(options: WorkerOptions): Worker {
         unsubscribe();
         clearTimeout(timer);
         await claiming;
-        // Never started: releaseLeases below puts them back in the queue.
+        // Never started: releaseLeases below puts them back in the queue, once their slots are given back.
+        const notStarted = waiting.map((entry) => entry.job);
         waiting = [];
+        await giveBackSlots(notStarted);
         const abandoned = await drainActiveJobs(active, deadlineMs);
         stopLeaseKeeper();
         let released = 0;

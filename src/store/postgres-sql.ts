@@ -1,4 +1,4 @@
-import { SQL } from './sql.ts';
+import { SQL, THIS_RUNS_SLOT } from './sql.ts';
 
 /** PostgreSQL-only statements: set-based bulk writes (unnest), row locks and advisory locks. */
 
@@ -52,7 +52,7 @@ export const PG = {
       ARRAY(SELECT s.at FROM rate_slots s WHERE s.key = $1 AND s.at > c.now - CAST($2 AS BIGINT) ORDER BY s.at) AS times
     FROM c`,
   insertSlots: `INSERT INTO rate_slots (key, job_id, at) SELECT CAST($1 AS TEXT), j, CAST($3 AS BIGINT) FROM unnest(CAST($2 AS BIGINT[])) AS j`,
-  settleSlot: `UPDATE rate_slots SET at = ${DB_NOW} WHERE job_id = $1`,
+  settleSlot: `UPDATE rate_slots SET at = ${DB_NOW} WHERE id = ${THIS_RUNS_SLOT}`,
   finish: `${SQL.finish} RETURNING coalesce_key`,
   markClaimed: `UPDATE jobs SET state = 'running', lease_owner = $2, lease_until = $3, updated_at = $4
     WHERE id = ANY(CAST($1 AS BIGINT[])) RETURNING *`,
@@ -97,8 +97,8 @@ export const PG = {
    * CTE that only SELECTs is skipped when unreferenced). Returns no row when the lease was lost.
    */
   finishFinal: `WITH f AS (${SQL.finish} RETURNING id, coalesce_key),
-    s AS (UPDATE rate_slots SET at = ${DB_NOW} WHERE job_id = $1 AND CAST($18 AS TEXT) = 'settle' AND EXISTS (SELECT 1 FROM f)),
-    d AS (DELETE FROM rate_slots WHERE job_id = $1 AND CAST($18 AS TEXT) = 'refund' AND EXISTS (SELECT 1 FROM f)),
+    s AS (UPDATE rate_slots SET at = ${DB_NOW} WHERE id = ${THIS_RUNS_SLOT} AND CAST($18 AS TEXT) = 'settle' AND EXISTS (SELECT 1 FROM f)),
+    d AS (DELETE FROM rate_slots WHERE id = ${THIS_RUNS_SLOT} AND CAST($18 AS TEXT) = 'refund' AND EXISTS (SELECT 1 FROM f)),
     a AS (INSERT INTO attempts (job_id, started_at, duration_ms, status, error_class, response_excerpt, upstream_request_id)
       SELECT f.id, CAST($10 AS BIGINT), CAST($11 AS INTEGER), CAST($12 AS INTEGER), CAST($13 AS TEXT), CAST($14 AS TEXT), CAST($15 AS TEXT)
       FROM f WHERE CAST($9 AS BOOLEAN)),

@@ -26,6 +26,13 @@ const KEY_FREE = `(j.coalesce_key IS NULL OR NOT EXISTS (
   AND (j.serial_key IS NULL OR NOT EXISTS (
   SELECT 1 FROM jobs s WHERE s.state = 'running' AND s.serial_key = j.serial_key))`;
 
+/**
+ * The call slot the job's current run took at its claim: the job's newest. A retried job (or one
+ * run again after a crash) also has the slots of its earlier runs, each a call that may have
+ * reached the upstream, which a settle or refund of this run must leave alone.
+ */
+export const THIS_RUNS_SLOT = `(SELECT MAX(own.id) FROM rate_slots own WHERE own.job_id = $1)`;
+
 /** What the claim needs of a candidate to pick among them (job-rules.ts pickClaimable). */
 const CANDIDATE = `j.id, j.coalesce_key, j.serial_key, j.rate_key, j.priority, j.run_at`;
 
@@ -148,10 +155,13 @@ export const SQL = {
   pruneSlots: `DELETE FROM rate_slots WHERE key = $1 AND at <= $2`,
   slotTimes: `SELECT at FROM rate_slots WHERE key = $1 AND at > $2 ORDER BY at`,
   insertSlot: `INSERT INTO rate_slots (key, job_id, at) VALUES ($1, $2, $3)`,
-  /** A call's slot counts from when its answer came back: the request reached the upstream before that. */
-  settleSlot: `UPDATE rate_slots SET at = $2 WHERE job_id = $1`,
-  /** No call was made: the slot is free again. */
-  refundSlot: `DELETE FROM rate_slots WHERE job_id = $1`,
+  /**
+   * A call's slot counts from when its answer came back: the request reached the upstream before that.
+   * Only this run's slot (the job's newest): the slots of its earlier runs are calls that were made.
+   */
+  settleSlot: `UPDATE rate_slots SET at = $2 WHERE id = ${THIS_RUNS_SLOT}`,
+  /** No call was made by this run: its slot is free again; an earlier run's call still counts. */
+  refundSlot: `DELETE FROM rate_slots WHERE id = ${THIS_RUNS_SLOT}`,
 
   /** The newest source state of a meeting that a job was made from (meeting-order.ts). */
   getMeetingVersion: `SELECT source_version, event_id, job_id FROM meeting_versions WHERE coalesce_key = $1`,

@@ -92,7 +92,7 @@ export function createFakeMomentum(): FakeMomentum {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
     }
-    answer(res, pending.shift() ?? decide?.(recorded, index) ?? replies.accept(), index);
+    sendReply(res, pending.shift() ?? decide?.(recorded, index) ?? replies.accept(), index);
   };
 
   return {
@@ -140,10 +140,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-function answer(res: ServerResponse, reply: FakeReply, index: number): void {
+/** Writes `reply` as the fake Momentum answers it; `index` (0-based) names the default request id. */
+export function sendReply(res: ServerResponse, reply: FakeReply, index: number): void {
   if (reply.kind === 'hang') return;
   if (reply.kind === 'delay') {
-    setTimeout(() => answer(res, reply.then, index), reply.ms);
+    setTimeout(() => sendReply(res, reply.then, index), reply.ms);
     return;
   }
   if (reply.kind === 'stallBody') {

@@ -18,6 +18,8 @@ export interface FakeSalesforceOptions {
   publicKey?: KeyObject | string;
   /** User id (18 characters) → Email; a null email is a User without one. */
   users?: Record<string, string | null>;
+  /** How long a query waits before it is answered (ms), by its SOQL text: a slow org, or one slow record. */
+  queryDelayMs?: (soql: string) => number;
 }
 
 export interface RecordedSalesforceRequest {
@@ -144,6 +146,8 @@ export async function startFakeSalesforce(options: FakeSalesforceOptions): Promi
         record.status = tokenEndpoint(form, res);
       } else if (req.method === 'GET' && /^\/services\/data\/v\d+\.\d\/query\/?$/.test(target.pathname)) {
         record.soql = target.searchParams.get('q') ?? '';
+        const delay = options.queryDelayMs?.(record.soql) ?? 0;
+        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
         record.status = queryEndpoint(record.soql, bearer, res);
       } else {
         record.status = send(res, 404, [{ message: 'not found', errorCode: 'NOT_FOUND' }]);

@@ -47,4 +47,51 @@ describe('worker pacing', () => {
     expect(claims).toBe(jobs.length);
     for (const job of jobs) expect((await store.getJob(job.id))?.attempts).toBe(1);
   });
+
+  it('when stop() begins while a claim is under way, then the paced jobs it took are not run, go back to the queue, and give their call slots back', async () => {
+    // Arrange: a claim that has taken its jobs and their slots, held until stop() has begun.
+    const inner = await openTestStore();
+    const recorder = await startRecordingServer();
+    let holdClaims = true;
+    const claimed = Promise.withResolvers<void>();
+    const proceed = Promise.withResolvers<void>();
+    const store: typeof inner = {
+      ...inner,
+      async claim(options) {
+        const jobs = await inner.claim(options);
+        if (holdClaims && jobs.length > 0) {
+          holdClaims = false;
+          claimed.resolve();
+          await proceed.promise;
+        }
+        return jobs;
+      },
+    };
+    const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
+    const worker = createWorker({
+      store, logger: captureLogger().logger, concurrency: 4, retrySchedule: [0, 50], leaseMs: 5_000, maxIdleMs: 1_000, pacer,
+      registry: createJobRegistry({ post: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
+    });
+    cleanups.push(async () => {
+      await worker.stop(1_000);
+      await recorder.close();
+      await inner.close();
+    });
+    const jobs = await store.enqueue(Array.from({ length: 3 }, (_, index) => ({ kind: 'post', payload: { index }, rateKey: KEY })));
+    worker.start();
+    await claimed.promise;
+    const whileClaimed = await store.rateState(KEY, LIMIT.requests, LIMIT.windowMs);
+
+    // Act
+    const stopping = worker.stop(1_000);
+    proceed.resolve();
+    await stopping;
+
+    // Assert: no call, every job pending again, and the whole budget free for whoever runs next.
+    const afterStop = await store.rateState(KEY, LIMIT.requests, LIMIT.windowMs);
+    expect(whileClaimed.used).toBe(3);
+    expect(recorder.requests).toEqual([]);
+    for (const job of jobs) expect(await store.getJob(job.id)).toMatchObject({ state: 'pending', leaseOwner: null, attempts: 0 });
+    expect(afterStop.used).toBe(0);
+  });
 });

@@ -81,6 +81,41 @@ export function pacingConformance(harness: StoreHarness): void {
       expect(after.nextFreeAt - before.nextFreeAt).toBeGreaterThanOrEqual(25);
     });
 
+    it('when a retried job’s next run makes no call, then only that run’s slot is given back: the call of its first run still counts', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      const [queued] = await store.enqueue([job({ rateKey: key })]);
+      await claimPaced(store, 'w1', budget(key, 2));
+      await store.finish({ jobId: queued!.id, leaseOwner: 'w1', outcome: { state: 'retry', runAt: T0, error: 'HTTP 503' }, attempt: { startedAt: T0, durationMs: 5, status: 503 }, rateSlot: 'settle' });
+      const [again] = await claimPaced(store, 'w1', budget(key, 2));
+      const whileRunning = await store.rateState(key, 2, WINDOW_MS);
+
+      await store.finish({ jobId: again!.id, leaseOwner: 'w1', outcome: { state: 'skipped', reason: 'unchanged' }, rateSlot: 'refund' });
+      const after = await store.rateState(key, 2, WINDOW_MS);
+
+      expect(again?.id).toBe(queued!.id);
+      expect(whileRunning.used).toBe(2);
+      expect(after.used).toBe(1);
+    });
+
+    it('when a retried job’s next call is settled, then only that call’s slot moves: the first call keeps its own time', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      const [queued] = await store.enqueue([job({ rateKey: key })]);
+      await claimPaced(store, 'w1', budget(key, 2));
+      await store.finish({ jobId: queued!.id, leaseOwner: 'w1', outcome: { state: 'retry', runAt: T0, error: 'HTTP 503' }, attempt: { startedAt: T0, durationMs: 5, status: 503 }, rateSlot: 'settle' });
+      await claimPaced(store, 'w1', budget(key, 2));
+      const before = await store.rateState(key, 2, WINDOW_MS);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+
+      await store.finish({ jobId: queued!.id, leaseOwner: 'w1', outcome: { state: 'succeeded' }, attempt: { startedAt: T0, durationMs: 30, status: 200 }, rateSlot: 'settle' });
+      const after = await store.rateState(key, 2, WINDOW_MS);
+
+      // The budget of two is spent: the next slot frees when the oldest call, the first run's, leaves the window.
+      expect(after.used).toBe(2);
+      expect(after.nextFreeAt).toBe(before.nextFreeAt);
+    });
+
     it('when a budget is blocked, then no paced job is claimed until the block ends, and a shorter block never shortens it', async () => {
       const { store } = await fixture.fresh();
       const key = uniqueKey('budget');

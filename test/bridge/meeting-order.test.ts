@@ -1,0 +1,227 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { normalizeSalesforceId } from '../../src/mapping/salesforce-ids.ts';
+import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
+import { startStrictMomentum, type StrictMomentum } from '../fakes/strict-momentum.ts';
+import { outboundMessage, type NotificationSpec } from '../ingest/outbound-message-builder.ts';
+import { waitFor } from '../jobs/support/wait-for.ts';
+import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
+import { adminGet, postOutboundMessage, postRemaps, startPacedBridge, type PacedBridge } from './support/paced-bridges.ts';
+
+/*
+ * The newest state of a meeting wins, whichever bridge received it and whichever mapping finished
+ * first. "Newest" is the source's own version when both states carry one (a record's
+ * SystemModstamp), else the order the bridge stored them in. A remap made from an older state than
+ * one already queued or sent is stored `superseded` with a `stale:` reason and never sent: Momentum's
+ * last remap of the meeting always carries the newest state.
+ */
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
+const id18 = (id15: string) => normalizeSalesforceId(id15)!;
+const OPP_OLD = id18('0068d0000101XyZ');
+const OPP_NEW = id18('0068d0000202XyZ');
+const SLOW_OWNER = id18('0058d0000301XyZ');
+const FAST_OWNER = id18('0058d0000302XyZ');
+const START = '2026-04-01T15:00:00.000Z';
+const TITLE = 'Globex QBR';
+/** Without owner lookups an Event's meeting is host + start + title, the host being unknown. */
+const MEETING_OF_EVENT = `meeting:|${START}|${TITLE}`;
+
+interface Delivery {
+  id: number;
+  state: string;
+  meeting: string | null;
+  eventId: number | null;
+  supersededBy: number | null;
+  lastError: string | null;
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function strictMomentum(): Promise<StrictMomentum> {
+  // A generous limit: pacing is not under test here, only what is sent and in which order.
+  const momentum = await startStrictMomentum({ requests: 100, windowMs: 60_000 });
+  cleanups.push(() => momentum.close());
+  return momentum;
+}
+
+/** An Event notification of one record state: `n` names the notification (each change is a new one). */
+function eventChange(n: number, fields: Record<string, string>): NotificationSpec {
+  return {
+    id: id18(`04l8d0000${String(n).padStart(3, '0')}XyZ`),
+    type: 'sf:Event',
+    fields: { Subject: TITLE, StartDateTime: START, ...fields },
+  };
+}
+
+const opportunityOf = (body: unknown) => (body as { salesforceRecords?: { opportunityId?: string } }).salesforceRecords?.opportunityId;
+
+async function deliveriesOf(url: string, meeting: string): Promise<Delivery[]> {
+  const page = await adminGet<{ items: Delivery[] }>(url, `/admin/deliveries?kind=remap&meeting=${encodeURIComponent(meeting)}`);
+  return page.items;
+}
+
+/** Waits until the meeting has `count` remap deliveries, none pending or running, and returns them oldest first. */
+async function settledDeliveries(url: string, meeting: string, count: number): Promise<Delivery[]> {
+  let deliveries: Delivery[] = [];
+  await waitFor(`${count} settled deliveries of ${meeting}`, async () => {
+    deliveries = await deliveriesOf(url, meeting);
+    return deliveries.length === count && deliveries.every((delivery) => delivery.state !== 'pending' && delivery.state !== 'running');
+  }, 15_000);
+  return deliveries.sort((a, b) => a.id - b.id);
+}
+
+describe.skipIf(!DATABASE_URL)(`newest state wins across bridges on one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`, () => {
+  let admin: PgAdmin;
+  const schemas: string[] = [];
+  beforeAll(async () => {
+    admin = await connectAdmin(DATABASE_URL!);
+  });
+  afterAll(async () => {
+    for (const schema of schemas) await admin.dropSchema(schema);
+    await admin.close();
+  });
+
+  async function twoBridges(momentum: StrictMomentum, env: Record<string, string> = {}): Promise<[PacedBridge, PacedBridge]> {
+    const schema = newSchemaName('meeting_order');
+    schemas.push(schema);
+    const databaseUrl = databaseUrlWithSchema(DATABASE_URL!, schema);
+    // One job at a time per bridge: two notifications posted together are mapped on two bridges.
+    const start = async () => {
+      const bridge = await startPacedBridge({ databaseUrl, momentumUrl: momentum.url, rateLimit: '100/1m', env: { WORKER_CONCURRENCY: '1', ...env } });
+      cleanups.push(bridge.stop);
+      return bridge;
+    };
+    return [await start(), await start()];
+  }
+
+  it('when two records of one meeting change within milliseconds on two bridges and the earlier one maps slowly, then Momentum’s last remap is the newer state and the older is stored superseded as stale, never sent', async () => {
+    // Arrange: Events of one Zoom meeting (the organiser's and an invitee's copy) map to one meeting;
+    // the earlier change's owner lookup takes 1.5 s at Salesforce, the later one's answers at once.
+    const momentum = await strictMomentum();
+    const salesforce = await startFakeSalesforce({
+      clientId: 'bridge-app',
+      clientSecret: 'right-secret',
+      users: { [SLOW_OWNER]: 'ana.rep@example.com', [FAST_OWNER]: 'bo.rep@example.com' },
+      queryDelayMs: (soql) => (soql.includes(SLOW_OWNER) ? 1_500 : 0),
+    });
+    cleanups.push(salesforce.close);
+    const dir = mkdtempSync(path.join(tmpdir(), 'meeting-order-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const mappingFile = path.join(dir, 'mapping.json');
+    writeFileSync(mappingFile, JSON.stringify({ sObjects: { Event: { sourceIdField: 'Zoom_Meeting_Id__c', sourceType: 'ZOOM' } } }));
+    const [first, second] = await twoBridges(momentum, {
+      MAPPING_FILE: mappingFile,
+      SALESFORCE_LOGIN_URL: salesforce.url,
+      SALESFORCE_CLIENT_ID: 'bridge-app',
+      SALESFORCE_CLIENT_SECRET: 'right-secret',
+    });
+    const zoom = { Zoom_Meeting_Id__c: '98765432101' };
+    const older = eventChange(1, { Id: id18('00U8d0000401XyZ'), OwnerId: SLOW_OWNER, WhatId: OPP_OLD, ...zoom });
+    const newer = eventChange(2, { Id: id18('00U8d0000402XyZ'), OwnerId: FAST_OWNER, WhatId: OPP_NEW, ...zoom });
+
+    // Act: the older change to one bridge, the newer to the other as soon as the first is acked.
+    await postOutboundMessage(first.url, outboundMessage({ notifications: [older] }));
+    await postOutboundMessage(second.url, outboundMessage({ notifications: [newer] }));
+    const deliveries = await settledDeliveries(first.url, 'source:ZOOM:98765432101', 2);
+    // Anything sent late would arrive within this pause.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // Assert: mapping finished out of order (the newer state's delivery was made first)…
+    const [madeFirst, madeLast] = deliveries;
+    expect(madeFirst).toMatchObject({ state: 'succeeded' });
+    // …the older state's delivery came last and was stored stale, pointing at the newer one…
+    expect(madeLast).toMatchObject({ state: 'superseded', supersededBy: madeFirst!.id });
+    expect(madeLast!.lastError).toMatch(/^stale: /);
+    expect(madeLast!.eventId).toBeLessThan(madeFirst!.eventId!);
+    // …and Momentum heard only the newer state.
+    const sent = momentum.accepted().map((request) => request.body);
+    expect(sent.map(opportunityOf)).toEqual([OPP_NEW]);
+    expect(sent[0]).toMatchObject({ source: { type: 'ZOOM', id: '98765432101' }, meetingDetails: { hostEmail: 'bo.rep@example.com' } });
+    expect(salesforce.queries().some((query) => query.soql?.includes(SLOW_OWNER))).toBe(true);
+  });
+
+  it('when the later-posted change carries the older SystemModstamp, then the source’s version wins over the order of receipt: Momentum’s last remap is the newer state, the other stale', async () => {
+    // Arrange: one Event record, two changes; the one posted second is the older (Salesforce retried it late).
+    const momentum = await strictMomentum();
+    const [first, second] = await twoBridges(momentum);
+    const record = id18('00U8d0000501XyZ');
+    const newerState = eventChange(3, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:05.000Z' });
+    const olderState = eventChange(4, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' });
+
+    // Act: posted to two bridges within milliseconds, the newer state first.
+    await postOutboundMessage(first.url, outboundMessage({ notifications: [newerState] }));
+    await postOutboundMessage(second.url, outboundMessage({ notifications: [olderState] }));
+    const deliveries = await settledDeliveries(second.url, MEETING_OF_EVENT, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // Assert: the later-received state is the stale one.
+    const [fromNewer, fromOlder] = deliveries;
+    expect(fromNewer).toMatchObject({ state: 'succeeded' });
+    expect(fromOlder).toMatchObject({ state: 'superseded', supersededBy: fromNewer!.id });
+    expect(fromOlder!.lastError).toMatch(/^stale: /);
+    expect(fromOlder!.eventId).toBeGreaterThan(fromNewer!.eventId!);
+    expect(momentum.accepted().map((request) => opportunityOf(request.body))).toEqual([OPP_NEW]);
+  });
+});
+
+describe('newest state wins on one bridge (SQLite) when Salesforce retries out of order', () => {
+  async function oneBridge(momentum: StrictMomentum, rateLimit: string): Promise<PacedBridge> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'meeting-order-sqlite-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const bridge = await startPacedBridge({ databaseUrl: `sqlite:${path.join(dir, 'bridge.db')}`, momentumUrl: momentum.url, rateLimit });
+    cleanups.push(bridge.stop);
+    return bridge;
+  }
+
+  it('when the change with SystemModstamp T2 arrives and is sent before the one with T1 < T2, then T1’s state is never sent', async () => {
+    // Arrange
+    const momentum = await strictMomentum();
+    const bridge = await oneBridge(momentum, '100/1m');
+    const record = id18('00U8d0000601XyZ');
+
+    // Act: T2 first, delivered; then Salesforce's late retry of T1.
+    await postOutboundMessage(bridge.url, outboundMessage({ notifications: [eventChange(5, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }));
+    await momentum.waitForAccepted(1);
+    await postOutboundMessage(bridge.url, outboundMessage({ notifications: [eventChange(6, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }));
+    const [sentT2, staleT1] = await settledDeliveries(bridge.url, MEETING_OF_EVENT, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // Assert
+    expect(sentT2).toMatchObject({ state: 'succeeded' });
+    expect(staleT1).toMatchObject({ state: 'superseded', supersededBy: sentT2!.id });
+    expect(staleT1!.lastError).toMatch(/^stale: /);
+    expect(momentum.accepted().map((request) => opportunityOf(request.body))).toEqual([OPP_NEW]);
+  });
+
+  it('when T1 < T2 arrives while T2’s remap still waits for the budget, then T2 stays queued and is the one sent; T1 never is', async () => {
+    // Arrange: a budget of one call per 2 s, spent by an operator's remap of another meeting.
+    const momentum = await strictMomentum();
+    const bridge = await oneBridge(momentum, '1/2s');
+    const record = id18('00U8d0000701XyZ');
+    await postRemaps([bridge.url], ['spends-the-budget'], 1);
+    await momentum.waitForAccepted(1);
+
+    // Act: T2, then T1, both while the budget is spent.
+    await postOutboundMessage(bridge.url, outboundMessage({ notifications: [eventChange(7, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }));
+    await postOutboundMessage(bridge.url, outboundMessage({ notifications: [eventChange(8, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }));
+    await waitFor('both changes to be mapped', async () => (await deliveriesOf(bridge.url, MEETING_OF_EVENT)).length === 2);
+    const whileWaiting = (await deliveriesOf(bridge.url, MEETING_OF_EVENT)).sort((a, b) => a.id - b.id);
+    const [sentT2, staleT1] = await settledDeliveries(bridge.url, MEETING_OF_EVENT, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // Assert: T1 never displaced the pending T2; only T2 reached Momentum, after the budget freed.
+    expect(whileWaiting.map((delivery) => delivery.state)).toEqual(['pending', 'superseded']);
+    expect(sentT2).toMatchObject({ state: 'succeeded' });
+    expect(staleT1).toMatchObject({ state: 'superseded', supersededBy: sentT2!.id });
+    expect(staleT1!.lastError).toMatch(/^stale: /);
+    const meetingCalls = momentum.accepted().filter((request) => opportunityOf(request.body) !== '0065w000023STAmAAO');
+    expect(meetingCalls.map((request) => opportunityOf(request.body))).toEqual([OPP_NEW]);
+    expect(momentum.rateLimited).toBe(0);
+  });
+});
