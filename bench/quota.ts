@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
-import { parseDuration } from '../src/durations.ts';
+import { parseDuration } from '../src/core/durations.ts';
 import { ORG_ID } from '../test/ingest/outbound-message-builder.ts';
 import { analyseBurst, type BurstAnalysis } from './lib/burst-analysis.ts';
 import { burstMessage, burstStateOf } from './lib/burst-messages.ts';

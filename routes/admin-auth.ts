@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { createApiKeyMatcher, presentedKey } from '../src/admin/api-keys.ts';
-import { AppError } from '../src/errors.ts';
+import { AppError } from '../src/core/errors.ts';
 import { recordAuthFailure } from '../src/http/auth-failure-limit.ts';
 
 export const ADMIN_DISABLED_MESSAGE = 'admin API disabled: set ADMIN_API_KEYS';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The operator console's static files (issue 5): served by the bridge itself, no CDN, no data inside. */
-export const CONSOLE_DIR = fileURLToPath(new URL('../console/', import.meta.url));
+export const CONSOLE_DIR = fileURLToPath(new URL('../console', import.meta.url));
 
 /**
  * A stricter policy than the app-wide one: the console's own scripts and styles only (no inline

@@ -1,9 +1,9 @@
 import type { ErrorRequestHandler, Request, Router } from 'express';
 import type { z } from 'zod';
 import type { AdminRouteSpec, InputOf } from '../src/admin/route-spec.ts';
-import { AppError } from '../src/errors.ts';
+import { AppError } from '../src/core/errors.ts';
 import { findUnstorable } from '../src/http/inbound-text.ts';
-import type { Logger } from '../src/logger.ts';
+import type { Logger } from '../src/core/logger.ts';
 import { adminKeyFingerprint } from './admin-auth.ts';
 
 export interface AdminInput<S extends AdminRouteSpec> {

@@ -1,11 +1,11 @@
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { mapEventJobs } from '../src/mapping/map-event-handler.ts';
 import { createGenericReceiver } from '../src/calendar/generic-receiver.ts';
-import type { Config } from '../src/config.ts';
-import { AppError } from '../src/errors.ts';
+import type { Config } from '../src/core/config.ts';
+import { AppError } from '../src/core/errors.ts';
 import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
-import { webhookHeaders } from '../src/ingest/standard-webhooks.ts';
-import type { Logger } from '../src/logger.ts';
+import { webhookHeaders } from '../src/calendar/standard-webhooks.ts';
+import type { Logger } from '../src/core/logger.ts';
 import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { countRefusals } from '../src/metrics/refusal-counter.ts';

@@ -1,12 +1,12 @@
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError } from '../src/errors.ts';
+import { AppError } from '../src/core/errors.ts';
 import { hasControlCharacter } from '../src/http/inbound-text.ts';
-import type { ChannelStore } from '../src/google/channel-store.ts';
+import type { ChannelStore } from '../src/store/channel-store.ts';
 import { NOTIFICATIONS_PATH, type ChannelManager } from '../src/google/channels.ts';
 import { GoogleApiError } from '../src/google/google-api-error.ts';
 import { createPushReceiver } from '../src/google/push-receiver.ts';
-import type { Logger } from '../src/logger.ts';
+import type { Logger } from '../src/core/logger.ts';
 import type { Store } from '../src/store/types.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { countRefusals } from '../src/metrics/refusal-counter.ts';

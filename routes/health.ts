@@ -1,15 +1,7 @@
 import { Router } from 'express';
-import { isAppError } from '../src/errors.ts';
-import type { Logger } from '../src/logger.ts';
-
-export interface ReadinessCheck {
-  name: string;
-  /**
-   * Resolves when the dependency is usable; rejects (or throws) with the reason otherwise. An
-   * AppError's message is written for the caller and shown as the check's `reason`.
-   */
-  check: () => Promise<void>;
-}
+import { isAppError } from '../src/core/errors.ts';
+import type { Logger } from '../src/core/logger.ts';
+import type { ReadinessCheck } from '../src/http/readiness-checks.ts';
 
 /** Liveness says the process answers; readiness says its dependencies do too. */
 export function healthRouter(checks: readonly ReadinessCheck[], logger: Logger): Router {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
-import { AppError } from '../src/errors.ts';
+import { AppError } from '../src/core/errors.ts';
 import { recordAuthFailure } from '../src/http/auth-failure-limit.ts';
 import type { MetricsExposition } from '../src/metrics/prometheus-metrics.ts';
 

@@ -1,11 +1,11 @@
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
-import type { Config } from '../src/config.ts';
-import { AppError, publicError } from '../src/errors.ts';
+import type { Config } from '../src/core/config.ts';
+import { AppError, publicError } from '../src/core/errors.ts';
 import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
-import { quoted } from '../src/http/excerpt.ts';
-import { outboundMessageReceiver } from '../src/ingest/outbound-message-receiver.ts';
-import { ACK_ENVELOPE, SOAP_CONTENT_TYPE, soapFault } from '../src/ingest/soap-replies.ts';
-import type { Logger } from '../src/logger.ts';
+import { quoted } from '../src/core/excerpt.ts';
+import { outboundMessageReceiver } from '../src/salesforce/outbound-message-receiver.ts';
+import { ACK_ENVELOPE, SOAP_CONTENT_TYPE, soapFault } from '../src/salesforce/soap-replies.ts';
+import type { Logger } from '../src/core/logger.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configSchema, settingMeta, settingNames } from '../src/config.ts';
+import { configSchema, settingMeta, settingNames } from '../src/core/config.ts';
 
 /*
  * Documentation generated from the config schema, so the README table and .env.example cannot

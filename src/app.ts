@@ -1,6 +1,7 @@
 import express from 'express';
 import helmet from 'helmet';
-import { healthRouter, type ReadinessCheck } from '../routes/health.ts';
+import { healthRouter } from '../routes/health.ts';
+import type { ReadinessCheck } from './http/readiness-checks.ts';
 import { metricsRouter } from '../routes/metrics.ts';
 import { salesforceRouter } from '../routes/salesforce.ts';
 import { adminRouter } from '../routes/admin.ts';
@@ -10,7 +11,7 @@ import { calendarEventsRouter } from '../routes/calendar-events.ts';
 import { googleCalendarAdminRouter, googleCalendarRouter } from '../routes/google-calendar.ts';
 import type { RateBucket } from './admin/stats.ts';
 import type { ChannelManager } from './google/channels.ts';
-import type { Config } from './config.ts';
+import type { Config } from './core/config.ts';
 import { accessLog } from './http/access-log.ts';
 import { authFailureLimit } from './http/auth-failure-limit.ts';
 import { jsonErrorHandler, jsonNotFound } from './http/error-handler.ts';
@@ -18,7 +19,7 @@ import { noStore } from './http/no-store.ts';
 import { salesforceGuards } from './http/inbound-guards.ts';
 import { inboundRateLimit } from './http/rate-limits.ts';
 import { requestId } from './http/request-id.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from './core/logger.ts';
 import type { PrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import type { Store } from './store/types.ts';
 

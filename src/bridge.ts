@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
-import type { Config } from './config.ts';
-import { createDeliveryRuntime, MOMENTUM_RATE_KEY } from './delivery-runtime.ts';
+import type { Config } from './core/config.ts';
+import { createJobHandlers, MOMENTUM_RATE_KEY } from './job-handlers.ts';
 import { closeGracefully } from './http/graceful-close.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { bridgeReadiness } from './http/readiness-checks.ts';
@@ -11,7 +11,7 @@ import type { Pacer } from './jobs/pacer.ts';
 import type { JobRegistry } from './jobs/registry.ts';
 import type { JobFinishedEvent } from './jobs/run-job.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from './core/logger.ts';
 import { countEnqueuedJobs } from './metrics/count-enqueued.ts';
 import { createPrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import { openStore } from './store/open-store.ts';
@@ -53,7 +53,7 @@ export function workerFromConfig(
 /** Opens every resource the config names, starts the worker, wires the app and listens. */
 export async function startBridge(config: Config, logger: Logger): Promise<RunningBridge> {
   const { store, telemetry } = await openInstrumentedStore(config, logger);
-  const runtime = await createDeliveryRuntime(config, store, logger, telemetry.metrics).catch(async (error: unknown) => {
+  const runtime = await createJobHandlers(config, store, logger, telemetry.metrics).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });

@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig, secretValues } from './config.ts';
+import { ConfigError, loadConfig, secretValues } from './core/config.ts';
 import { startBridge } from './bridge.ts';
-import { createLogger } from './logger.ts';
+import { createLogger } from './core/logger.ts';
 import { MappingRulesError } from './mapping/load-rules.ts';
 
 /* Process entry: config → resources → listen; signals → graceful stop. */

@@ -1,6 +1,6 @@
 import { openSync, writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../src/logger.ts';
+import { createLogger, type Logger } from '../../src/core/logger.ts';
 
 /**
  * The bridge's own logger at the given level, writing to /dev/null: the formatting cost of every

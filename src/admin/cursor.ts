@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../core/errors.ts';
 import type { ListPosition } from '../store/types.ts';
 
 /** Opaque page cursors: the keyset position (time, id) of a page's last row, base64url-encoded. */

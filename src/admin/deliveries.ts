@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../core/errors.ts';
 import type { Job, JobFilter } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { decodeCursor, pageOf } from './cursor.ts';

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../core/errors.ts';
 import { MAP_EVENT_JOB } from '../mapping/map-event-handler.ts';
 import type { InboundEvent, Job } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';

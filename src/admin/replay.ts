@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../core/errors.ts';
 import { deliveryJob } from '../momentum/delivery-jobs.ts';
 import { JOB_PRIORITY, type Job, type JobPriority, type NewJob } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';

@@ -1,4 +1,4 @@
-import type { AccountMatch, AttendeeDirectory, OpportunityCandidate } from '../salesforce/attendee-directory.ts';
+import type { AccountMatch, AttendeeDirectory, OpportunityCandidate } from './attendee-directory.ts';
 import { emailDomain } from './attendees.ts';
 import type { FoundIds } from './record-links.ts';
 

@@ -3,7 +3,7 @@ import { skipped, type MappingOutcome } from '../mapping/mapping-outcome.ts';
 import type { CalendarRules } from '../mapping/rules-schema.ts';
 import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
 import { describeIssues, remapRequestSchema, type RemapRequest } from '../momentum/schemas.ts';
-import type { AttendeeDirectory } from '../salesforce/attendee-directory.ts';
+import type { AttendeeDirectory } from './attendee-directory.ts';
 import { classifyAttendee, normaliseEmail } from './attendees.ts';
 import { calendarEventSchema, type CalendarEvent } from './calendar-event.ts';
 import { matchCalendarEvent } from './match.ts';

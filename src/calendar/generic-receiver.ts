@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { findUnstorable, type UnstorableValue } from '../http/inbound-text.ts';
-import { verifyStandardWebhook, type HeaderPrefix, type VerifyFailure } from '../ingest/standard-webhooks.ts';
+import { verifyStandardWebhook, type HeaderPrefix, type VerifyFailure } from './standard-webhooks.ts';
 import type { InboundEvent, NewJob, Store } from '../store/types.ts';
 import { genericCalendarEventSchema } from './generic-event-schema.ts';
 import { normaliseGenericEvent } from './normalise.ts';

@@ -1,6 +1,6 @@
 import type { RecordKind } from '../mapping/salesforce-ids.ts';
 import type { SalesforceRecords } from '../momentum/schemas.ts';
-import type { AttendeeDirectory } from '../salesforce/attendee-directory.ts';
+import type { AttendeeDirectory } from './attendee-directory.ts';
 import { matchByAttendees } from './attendee-match.ts';
 import { effectiveInternalDomains, emailsOfKind, normaliseEmail } from './attendees.ts';
 import type { CalendarEvent } from './calendar-event.ts';

@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Store } from '../store/types.ts';
-import type { ChannelStore } from './channel-store.ts';
+import type { ChannelStore } from '../store/channel-store.ts';
 import type { ChannelManager } from './channels.ts';
 import { enqueueBackstopSyncs } from './sync-jobs.ts';
 

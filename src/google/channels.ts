@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { CalendarClient } from './calendar-client.ts';
-import type { Channel, ChannelStore, WatchedCalendar } from './channel-store.ts';
+import type { Channel, ChannelStore, WatchedCalendar } from '../store/channel-store.ts';
 import { GoogleApiError } from './google-api-error.ts';
 
 export const NOTIFICATIONS_PATH = '/calendar/google/notifications';

@@ -1,10 +1,10 @@
-import { ConfigError, type Config } from '../config.ts';
+import { ConfigError, type Config } from '../core/config.ts';
 import type { JobHandler } from '../jobs/types.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Store } from '../store/types.ts';
 import { createCalendarClient, type CalendarClient } from './calendar-client.ts';
 import { startGoogleScheduler, type GoogleScheduler } from './channel-scheduler.ts';
-import type { ChannelStore } from './channel-store.ts';
+import type { ChannelStore } from '../store/channel-store.ts';
 import { createChannelManager, type ChannelManager } from './channels.ts';
 import { createGoogleAuth, loadServiceAccountKey } from './service-account.ts';
 import { createCalendarSyncHandler } from './sync-handler.ts';

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Channel, ChannelStore } from './channel-store.ts';
+import type { Channel, ChannelStore } from '../store/channel-store.ts';
 import { calendarSyncJob } from './sync-jobs.ts';
 import type { Store } from '../store/types.ts';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { JWT } from 'google-auth-library';
 import { z } from 'zod';
-import { ConfigError } from '../config.ts';
-import { AppError } from '../errors.ts';
+import { ConfigError } from '../core/config.ts';
+import { AppError } from '../core/errors.ts';
 
 /**
  * Google auth for a Workspace (protocols.md §3): a service account with domain-wide delegation,

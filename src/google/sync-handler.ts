@@ -1,9 +1,9 @@
-import { normaliseGoogleEvent } from '../calendar/normalise.ts';
+import { normaliseGoogleEvent } from './normalise-google-event.ts';
 import { mapEventJobs } from '../mapping/map-event-handler.ts';
 import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
 import type { InboundEvent, NewJob, Store } from '../store/types.ts';
 import type { CalendarClient, ListQuery } from './calendar-client.ts';
-import type { ChannelStore } from './channel-store.ts';
+import type { ChannelStore } from '../store/channel-store.ts';
 import { GoogleApiError } from './google-api-error.ts';
 import { calendarSyncPayloadSchema } from './sync-jobs.ts';
 

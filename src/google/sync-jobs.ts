@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Job, NewJob, Store } from '../store/types.ts';
-import type { ChannelStore } from './channel-store.ts';
+import type { ChannelStore } from '../store/channel-store.ts';
 
 export const CALENDAR_SYNC_JOB = 'calendar-sync';
 

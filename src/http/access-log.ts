@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { Logger } from '../logger.ts';
-import { excerpt } from './excerpt.ts';
+import type { Logger } from '../core/logger.ts';
+import { excerpt } from '../core/excerpt.ts';
 
 // The path is the sender's: up to Node's 16 kB header limit. The line keeps its first characters.
 const PATH_MAX = 200;

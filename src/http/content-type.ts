@@ -1,5 +1,5 @@
-import { AppError } from '../errors.ts';
-import { quoted } from './excerpt.ts';
+import { AppError } from '../core/errors.ts';
+import { quoted } from '../core/excerpt.ts';
 
 /** The media type of a Content-Type header, lower case, without parameters ('' when absent). */
 export const mediaTypeOf = (header: string | undefined): string => (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';

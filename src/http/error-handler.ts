@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, publicError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { AppError, publicError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 
 export function jsonNotFound(): RequestHandler {
   return (req, _res, next) => next(new AppError('not_found', `no route for ${req.method} ${req.path}`, { status: 404 }));

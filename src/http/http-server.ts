@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 
 type TimeoutConfig = Pick<Config, 'HEADERS_TIMEOUT_MS' | 'REQUEST_TIMEOUT_MS'>;
 

@@ -1,6 +1,14 @@
-import type { ReadinessCheck } from '../../routes/health.ts';
 import type { Worker } from '../jobs/worker.ts';
 import type { Store } from '../store/types.ts';
+
+export interface ReadinessCheck {
+  name: string;
+  /**
+   * Resolves when the dependency is usable; rejects (or throws) with the reason otherwise. An
+   * AppError's message is written for the caller and shown as the check's `reason`.
+   */
+  check: () => Promise<void>;
+}
 
 /**
  * What /readyz asks on every call, so it recovers by itself: the store answers a ping (a dropped

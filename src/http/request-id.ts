@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { requestContext } from '../logger.ts';
+import { requestContext } from '../core/logger.ts';
 
 // A caller's id is kept only when it is short and printable, so it cannot forge log lines.
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

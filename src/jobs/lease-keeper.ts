@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Store } from '../store/types.ts';
 import type { ActiveJob } from './active-jobs.ts';
 import { messageOf } from './run-job.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { isValueRefusal } from '../store/store-refusal.ts';
 import type { AttemptRecord, FinishJob, Job, JobOutcome, Store } from '../store/types.ts';
 import { toJobOutcome } from './job-outcome.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { AttemptRecord, EventState, Job, NewJob } from '../store/types.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { requestContext, type Logger } from '../logger.ts';
+import { requestContext, type Logger } from '../core/logger.ts';
 import type { Job, Store } from '../store/types.ts';
 import type { Pacer } from './pacer.ts';
 import { drainActiveJobs, type ActiveJob } from './active-jobs.ts';

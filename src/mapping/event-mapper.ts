@@ -1,11 +1,11 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { InboundEvent } from '../store/types.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
 
 /**
- * Maps one stored inbound event of one source (`salesforce`; the calendar issue adds its own).
- * Throws SalesforceLookupError when a CRM lookup fails (the job retries) and UnmappableEventError
- * when the stored event can never be mapped (the job ends dead, the event `failed`).
+ * Maps one stored inbound event of one source (`salesforce`, `google`, `calendar`). Throws a
+ * CrmLookupError when a CRM lookup fails (the job retries) and UnmappableEventError when the
+ * stored event can never be mapped (the job ends dead, the event `failed`).
  */
 export type EventMapper = (event: InboundEvent, context: { logger: Logger; signal: AbortSignal }) => Promise<MappingOutcome>;
 
@@ -13,5 +13,18 @@ export class UnmappableEventError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UnmappableEventError';
+  }
+}
+
+/**
+ * The CRM could not answer a lookup (network, timeout, 5xx, authentication). Always retryable:
+ * the mapping job tries again on the worker's schedule and never drops the event. Each CRM
+ * integration throws its own subclass.
+ */
+export class CrmLookupError extends Error {
+  readonly retryable = true;
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = 'CrmLookupError';
   }
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import { builtInRules, resolveRules } from './default-rules.ts';
 import { mappingFileSchema, type MappingRules } from './rules-schema.ts';
 

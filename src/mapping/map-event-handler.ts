@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import type { HandlerResult, JobHandler } from '../jobs/types.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { remapJob } from '../momentum/delivery-jobs.ts';
-import { isSalesforceLookupError, type SalesforceDirectory } from '../salesforce/directory.ts';
 import type { InboundEvent, NewJob, Store } from '../store/types.ts';
-import { UnmappableEventError, type EventMapper } from './event-mapper.ts';
+import { CrmLookupError, UnmappableEventError, type EventMapper } from './event-mapper.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
-import type { MappingRules } from './rules-schema.ts';
-import { createSalesforceEventMapper } from './salesforce-event-mapper.ts';
 import { sourceRecordKey, sourceVersionOf } from './source-record.ts';
 
 function versionOf(event: InboundEvent): { sourceVersion?: number } {
@@ -32,11 +29,9 @@ const mapEventPayloadSchema = z.object({ eventId: z.number().int().positive() })
 
 export interface MapEventHandlerDeps {
   store: Pick<Store, 'getEvent'>;
-  rules: MappingRules;
-  directory?: SalesforceDirectory;
   logger: Logger;
-  /** Mappers of further event sources (the calendar), by InboundEvent.source. */
-  mappers?: Readonly<Record<string, EventMapper>>;
+  /** The mapper of each event source, by InboundEvent.source (`salesforce`, `google`, `calendar`): each integration brings its own. */
+  mappers: Readonly<Record<string, EventMapper>>;
   /** Counts each mapping decision by source, result and the rule that matched. */
   metrics?: MappingMetrics;
 }
@@ -54,15 +49,8 @@ const dead = (reason: string, eventId?: number): HandlerResult => ({
  * `mapped`, or marks it `skipped` with the reason — in the same transaction as the job's outcome.
  */
 export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
-  const mappers: Record<string, EventMapper> = {
-    salesforce: createSalesforceEventMapper({ rules: deps.rules, ...(deps.directory ? { directory: deps.directory } : {}) }),
-    ...deps.mappers,
-  };
-  deps.logger.debug('map-event handler ready', {
-    sources: Object.keys(mappers),
-    sObjectTypes: Object.entries(deps.rules.sObjects).filter(([, rule]) => rule.enabled).map(([type]) => type),
-    ownerLookups: deps.directory !== undefined,
-  });
+  const { mappers } = deps;
+  deps.logger.debug('map-event handler ready', { sources: Object.keys(mappers) });
 
   const count: MappingMetrics['mappingOutcome'] = (source, result, rule) => deps.metrics?.mappingOutcome(source, result, rule);
 
@@ -83,7 +71,7 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     try {
       outcome = await mapper(event, { logger: context.logger, signal: context.signal });
     } catch (error) {
-      if (isSalesforceLookupError(error)) {
+      if (error instanceof CrmLookupError) {
         count(event.source, 'lookup_failed', 'none');
         // Never dropped: a CRM lookup that failed is retried on the worker's schedule.
         return {

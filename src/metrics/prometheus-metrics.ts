@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Store } from '../store/types.ts';
 import { statusClass, type BridgeMetrics } from './bridge-metrics.ts';
 import { registerQueueGauges } from './queue-gauges.ts';

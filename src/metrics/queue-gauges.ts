@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { JobState, Store, StoreStats } from '../store/types.ts';
 
 // Every state, so a kind's gauge drops to 0 instead of vanishing when its last job leaves a state.

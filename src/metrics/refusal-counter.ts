@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { publicError } from '../errors.ts';
+import { publicError } from '../core/errors.ts';
 import type { InboundMetrics } from './bridge-metrics.ts';
 
 /** Counts a refused inbound request by its error code, then passes the error on to be answered. */

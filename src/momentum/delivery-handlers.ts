@@ -1,5 +1,5 @@
 import type { JobContext, JobHandler } from '../jobs/types.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Job, Store } from '../store/types.ts';
 import type { MomentumCallResult, MomentumClient } from './client.ts';
 import { invalidRequest, toHandlerResult, type PacingDeps } from './delivery-outcome.ts';

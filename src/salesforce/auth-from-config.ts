@@ -1,6 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ConfigError, type Config } from '../config.ts';
+import { ConfigError, type Config } from '../core/config.ts';
 import type { SalesforceAuth } from './jsforce-connection.ts';
 
 export type SalesforceAuthSettings = Pick<

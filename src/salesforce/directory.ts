@@ -1,3 +1,4 @@
+import { CrmLookupError } from '../mapping/event-mapper.ts';
 /**
  * CRM lookups the mapping needs from Salesforce, behind one small interface (style.md: every
  * outside service sits behind an interface; jsforce-directory.ts is the real implementation).
@@ -13,10 +14,9 @@ export interface SalesforceDirectory {
 
 /**
  * Salesforce could not answer (network, timeout, 5xx, authentication). Always retryable: the
- * mapping job tries again later and never drops the notification (issue 4, "CRM lookups").
+ * mapping job tries again later and never drops the notification.
  */
-export class SalesforceLookupError extends Error {
-  readonly retryable = true;
+export class SalesforceLookupError extends CrmLookupError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, options);
     this.name = 'SalesforceLookupError';

@@ -1,6 +1,6 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { normalizeSalesforceId } from '../mapping/salesforce-ids.ts';
-import type { AccountMatch, AttendeeDirectory, ContactMatch, LeadMatch, OpportunityCandidate } from './attendee-directory.ts';
+import type { AccountMatch, AttendeeDirectory, ContactMatch, LeadMatch, OpportunityCandidate } from '../calendar/attendee-directory.ts';
 import { createBatchLoader } from './batch-loader.ts';
 import { SalesforceLookupError } from './directory.ts';
 import type { SalesforceApi } from './jsforce-connection.ts';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { normalizeSalesforceId } from '../mapping/salesforce-ids.ts';
 import { createBatchLoader } from './batch-loader.ts';
 import { SalesforceLookupError, type SalesforceDirectory } from './directory.ts';

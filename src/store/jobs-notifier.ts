@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 
 /**
  * In-process "jobs may be claimable" listeners. Several writes in one tick wake each listener once;

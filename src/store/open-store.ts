@@ -1,6 +1,6 @@
 import winston from 'winston';
-import { AppError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { AppError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import type { Store } from './types.ts';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 
 /**
  * Cross-instance wake-ups (issue 3: "PostgreSQL: LISTEN/NOTIFY across instances"). One dedicated

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Row } from './row-mappers.ts';
 
 /**

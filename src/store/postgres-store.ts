@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { createJobsNotifier } from './jobs-notifier.ts';
 import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './postgres-jobs.ts';
 import { startPgListener } from './postgres-listener.ts';

@@ -1,4 +1,4 @@
-import type { Channel, ChannelStore, WatchedCalendar } from '../google/channel-store.ts';
+import type { Channel, ChannelStore, WatchedCalendar } from './channel-store.ts';
 
 /**
  * ChannelStore over any SQL engine the store runs (SQLite or PostgreSQL). Statements use `$n`

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { AppError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { AppError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 import { createJobsNotifier } from './jobs-notifier.ts';
 import { attemptFromRow, eventFromRow, jobFromRow } from './row-mappers.ts';
 import { SQL } from './sql.ts';

@@ -1,4 +1,4 @@
-import type { ChannelStore } from '../google/channel-store.ts';
+import type { ChannelStore } from './channel-store.ts';
 
 /**
  * The store's contract: the only way the rest of the bridge reads or writes durable state.

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.ts';
+import { parseConfig } from '../../src/core/config.ts';
 import { storedCounts } from '../ingest/sqlite-counts.ts';
 import { startBridgeHarness, type BridgeHarness } from '../metrics/support/bridge-harness.ts';
 

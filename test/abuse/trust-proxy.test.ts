@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/config.ts';
+import { ConfigError, parseConfig } from '../../src/core/config.ts';
 import { notifications, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { expectRefused, startHarness, type Harness } from '../ingest/salesforce-route-harness.ts';
 import { storedCounts } from '../ingest/sqlite-counts.ts';

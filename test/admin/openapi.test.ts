@@ -3,7 +3,7 @@ import type { Router } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminRouter } from '../../routes/admin.ts';
 import { openApiPath } from '../../src/admin/route-spec.ts';
-import { parseConfig } from '../../src/config.ts';
+import { parseConfig } from '../../src/core/config.ts';
 import type { Store } from '../../src/store/types.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { type AdminApp, startAdminApp } from './support/admin-app.ts';

@@ -5,7 +5,7 @@ import { createMessageFactory, subjectOf } from '../../bench/lib/outbound-messag
 import { END_MARKER, replaceReadmeBlock, START_MARKER } from '../../bench/lib/readme-block.ts';
 import { targetRow } from '../../bench/lib/report.ts';
 import { distribution, median } from '../../bench/lib/stats.ts';
-import { parseOutboundMessage } from '../../src/ingest/soap-parser.ts';
+import { parseOutboundMessage } from '../../src/salesforce/soap-parser.ts';
 
 describe('bench createMessageFactory', () => {
   it('when messages are generated, then the real parser accepts them and no notification id repeats', () => {

@@ -3,9 +3,9 @@ import { analyseBurst, type BurstCall } from '../../bench/lib/burst-analysis.ts'
 import { burstMessage, burstStateOf } from '../../bench/lib/burst-messages.ts';
 import { metricSum } from '../../bench/lib/prometheus-text.ts';
 import { busiestWindow, createSlidingWindow } from '../../bench/lib/sliding-window.ts';
-import { parseOutboundMessage } from '../../src/ingest/soap-parser.ts';
+import { parseOutboundMessage } from '../../src/salesforce/soap-parser.ts';
 import { builtInRules } from '../../src/mapping/default-rules.ts';
-import { mapSObject } from '../../src/mapping/map-sobject.ts';
+import { mapSObject } from '../../src/salesforce/map-sobject.ts';
 import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
 import type { RemapRequest } from '../../src/momentum/schemas.ts';
 

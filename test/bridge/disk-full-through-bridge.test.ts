@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningBridge } from '../../src/bridge.ts';
-import { signStandardWebhook } from '../../src/ingest/standard-webhooks.ts';
+import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { watchSqliteConnectionsForTests } from '../../src/store/sqlite-store.ts';
 import { PROBE_INTERVAL_MS } from '../../src/store/sqlite-write-health.ts';
 import { startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signStandardWebhook } from '../../src/ingest/standard-webhooks.ts';
+import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { ENGINES, type EngineApp, startEngineApp } from '../support/engine-app.ts';
 
 /*

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { calendarEventsRouter } from '../../routes/calendar-events.ts';
-import { signStandardWebhook } from '../../src/ingest/standard-webhooks.ts';
+import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { listen } from '../google/support/listen.ts';
 import { openTestStore } from '../google/support/real-store.ts';

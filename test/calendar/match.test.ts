@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CalendarEvent } from '../../src/calendar/calendar-event.ts';
 import { matchCalendarEvent, type MatchDeps } from '../../src/calendar/match.ts';
-import { normaliseGoogleEvent } from '../../src/calendar/normalise.ts';
+import { normaliseGoogleEvent } from '../../src/google/normalise-google-event.ts';
 import { DEFAULT_EXPLICIT_ID_KEYS } from '../../src/mapping/default-rules.ts';
 import { SalesforceLookupError } from '../../src/salesforce/directory.ts';
 import type { Tables } from './support/fake-salesforce-records.ts';

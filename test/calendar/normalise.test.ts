@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { genericCalendarEventSchema } from '../../src/calendar/generic-event-schema.ts';
-import { normaliseGenericEvent, normaliseGoogleEvent } from '../../src/calendar/normalise.ts';
+import { normaliseGenericEvent } from '../../src/calendar/normalise.ts';
+import { normaliseGoogleEvent } from '../../src/google/normalise-google-event.ts';
 
 const fixture = JSON.parse(readFileSync(new URL('../fixtures/google/events-list-incremental.json', import.meta.url), 'utf8')) as { items: unknown[] };
 const CALENDAR = 'ana.rep@example.com';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signStandardWebhook, verifyStandardWebhook, webhookHeaders } from '../../src/ingest/standard-webhooks.ts';
+import { signStandardWebhook, verifyStandardWebhook, webhookHeaders } from '../../src/calendar/standard-webhooks.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const OTHER = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';

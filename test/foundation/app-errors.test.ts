@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/core/errors.ts';
 import { jsonErrorHandler, jsonNotFound } from '../../src/http/error-handler.ts';
 import { requestId } from '../../src/http/request-id.ts';
 import { buildApp } from '../support/build-app.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRODUCTION_NODE_FLAGS } from '../../bench/lib/production-node-flags.ts';
-import { settingNames } from '../../src/config.ts';
+import { settingNames } from '../../src/core/config.ts';
 import { deployDir, dockerfileInstructions, repoRoot } from '../support/deploy-files.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 

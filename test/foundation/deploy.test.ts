@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { configSchema, settingMeta, settingNames } from '../../src/config.ts';
+import { configSchema, settingMeta, settingNames } from '../../src/core/config.ts';
 import { buildApp } from '../support/build-app.ts';
 import { deployYamlFiles, isBridgeImage, type Yaml } from '../support/deploy-files.ts';
 

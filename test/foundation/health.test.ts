@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/core/errors.ts';
 import { buildApp } from '../support/build-app.ts';
 
 const passing = (name: string) => ({ name, check: async () => {} });

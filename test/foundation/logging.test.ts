@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { requestContext } from '../../src/logger.ts';
+import { requestContext } from '../../src/core/logger.ts';
 import { buildApp } from '../support/build-app.ts';
 import { captureLogs } from '../support/log-capture.ts';
 

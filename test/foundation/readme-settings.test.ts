@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { settingNames } from '../../src/config.ts';
+import { settingNames } from '../../src/core/config.ts';
 import { renderSettingsTable, settingsSection } from '../../scripts/settings-docs.ts';
 
 const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');

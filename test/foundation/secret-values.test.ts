@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, secretValues, settingMeta, settingNames } from '../../src/config.ts';
+import { parseConfig, secretValues, settingMeta, settingNames } from '../../src/core/config.ts';
 
 describe('secretValues', () => {
   it('when every setting marked secret in the schema is set, then each value (each item of a list) is a secret, and nothing else is', () => {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { googleCalendarAdminRouter } from '../../routes/google-calendar.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/core/errors.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { googleSetup } from './support/google-setup.ts';
 import { listen } from './support/listen.ts';

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config.ts';
+import { ConfigError } from '../../src/core/config.ts';
 import { createCalendarClient } from '../../src/google/calendar-client.ts';
 import { GoogleApiError } from '../../src/google/google-api-error.ts';
 import { CALENDAR_SCOPE, createGoogleAuth, loadServiceAccountKey } from '../../src/google/service-account.ts';

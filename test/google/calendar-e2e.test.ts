@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { signStandardWebhook } from '../../src/ingest/standard-webhooks.ts';
+import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import type { Store } from '../../src/store/types.ts';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/fake-google.ts';
 import { startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';

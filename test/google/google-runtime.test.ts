@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, secretValues } from '../../src/config.ts';
+import { ConfigError, parseConfig, secretValues } from '../../src/core/config.ts';
 import { createGoogleRuntime } from '../../src/google/google-runtime.ts';
 import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import { captureLogs } from '../support/log-capture.ts';

@@ -1,4 +1,4 @@
-import { escapeXml } from '../../src/ingest/soap-replies.ts';
+import { escapeXml } from '../../src/salesforce/soap-replies.ts';
 
 /** Builds Outbound Message XML for tests, shaped like the captures in test/fixtures/salesforce/. */
 

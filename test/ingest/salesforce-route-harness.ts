@@ -4,7 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { createApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/config.ts';
+import { parseConfig } from '../../src/core/config.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { captureLogs, type LogCapture } from '../support/log-capture.ts';

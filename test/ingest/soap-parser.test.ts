@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.ts';
-import { parseOutboundMessage } from '../../src/ingest/soap-parser.ts';
+import { AppError } from '../../src/core/errors.ts';
+import { parseOutboundMessage } from '../../src/salesforce/soap-parser.ts';
 import {
   ACTION_ID,
   BILLION_LAUGHS_MESSAGE,

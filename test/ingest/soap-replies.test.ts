@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACK_ENVELOPE, escapeXml, soapFault } from '../../src/ingest/soap-replies.ts';
+import { ACK_ENVELOPE, escapeXml, soapFault } from '../../src/salesforce/soap-replies.ts';
 import { soapLeaves as leaves } from './soap-reply-reader.ts';
 
 describe('soap replies', () => {

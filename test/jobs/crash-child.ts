@@ -5,7 +5,7 @@
  */
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/core/logger.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { createPostHandler } from './support/post-handler.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { outboundMessageReceiver } from '../../src/ingest/outbound-message-receiver.ts';
+import { outboundMessageReceiver } from '../../src/salesforce/outbound-message-receiver.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { runJob } from '../../src/jobs/run-job.ts';
 import { builtInRules } from '../../src/mapping/default-rules.ts';
@@ -13,6 +13,7 @@ import { createJsforceDirectory } from '../../src/salesforce/jsforce-directory.t
 import { openStore } from '../../src/store/open-store.ts';
 import type { Job, Store } from '../../src/store/types.ts';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/fake-salesforce.ts';
+import { createSalesforceEventMapper } from '../../src/salesforce/salesforce-event-mapper.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
 const ORG = '00D8d0000001XyZEAU';
@@ -46,7 +47,8 @@ async function fakeSalesforce(): Promise<{ fake: FakeSalesforce; directory: Sale
 /** Runs every claimable job of the store through the real runJob with the map-event handler, as the worker would. */
 async function runMapJobs(store: Store, directory?: SalesforceDirectory, now = Date.now()): Promise<Job[]> {
   const logs = captureLogs();
-  const handler = createMapEventHandler({ store, rules, logger: logs.logger, ...(directory ? { directory } : {}) });
+  const mappers = { salesforce: createSalesforceEventMapper({ rules, ...(directory ? { directory } : {}) }) };
+  const handler = createMapEventHandler({ store, logger: logs.logger, mappers });
   const deps = { store, registry: createJobRegistry({ 'map-event': handler }), logger: logs.logger, owner: 'test-worker', retrySchedule: [0, 10_000, 60_000], now: () => now, random: () => 0.5 };
   const jobs = await store.claim({ owner: 'test-worker', limit: 100, leaseMs: 60_000, now });
   await Promise.all(jobs.map((job) => runJob(deps, job, { signal: new AbortController().signal, isAbandoned: () => false, release: () => {} })));

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseOutboundMessage } from '../../src/ingest/soap-parser.ts';
+import { parseOutboundMessage } from '../../src/salesforce/soap-parser.ts';
 import { builtInRules } from '../../src/mapping/default-rules.ts';
 import { parseRules } from '../../src/mapping/load-rules.ts';
-import { mapSObject, ownerIdsToLookUp, type SObjectNotification } from '../../src/mapping/map-sobject.ts';
+import { mapSObject, ownerIdsToLookUp, type SObjectNotification } from '../../src/salesforce/map-sobject.ts';
 import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
 import { remapRequestSchema } from '../../src/momentum/schemas.ts';
 

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { startBridge, type RunningBridge } from '../../src/bridge.ts';
-import { parseConfig } from '../../src/config.ts';
+import { parseConfig } from '../../src/core/config.ts';
 import { bridgeReadiness } from '../../src/http/readiness-checks.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker, type Worker } from '../../src/jobs/worker.ts';

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signStandardWebhook } from '../../src/ingest/standard-webhooks.ts';
+import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { readFault } from '../ingest/soap-reply-reader.ts';
 import { ENGINES, type EngineApp, startEngineApp } from '../support/engine-app.ts';

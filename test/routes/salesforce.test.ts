@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACK_ENVELOPE } from '../../src/ingest/soap-replies.ts';
+import { ACK_ENVELOPE } from '../../src/salesforce/soap-replies.ts';
 import type { InboundEvent } from '../../src/store/types.ts';
 import { eventNotification, notificationId, notifications, ORG_ID, otherPrefixesMessage, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { expectRefused, type Harness, startHarness, withFailingIngest } from '../ingest/salesforce-route-harness.ts';

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../../src/app.ts';
-import { parseConfig, secretValues } from '../../../src/config.ts';
-import { createDeliveryRuntime, MOMENTUM_RATE_KEY, type DeliveryRuntime } from '../../../src/delivery-runtime.ts';
+import { parseConfig, secretValues } from '../../../src/core/config.ts';
+import { createJobHandlers, MOMENTUM_RATE_KEY, type JobHandlers } from '../../../src/job-handlers.ts';
 import { createWorker, type Worker } from '../../../src/jobs/worker.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import type { Store } from '../../../src/store/types.ts';
@@ -20,7 +20,7 @@ export interface BridgeLike {
   url: string;
   store: Store;
   worker: Worker;
-  runtime: DeliveryRuntime;
+  runtime: JobHandlers;
   logs: LogCapture;
   stop(): Promise<void>;
 }
@@ -57,7 +57,7 @@ export async function startBridgeLike(options: BridgeLikeOptions): Promise<Bridg
     MOMENTUM_RATE_LIMIT: options.momentumRateLimit ?? '100/15m',
   });
   const logs = captureLogs({ level: 'info', secrets: secretValues(config) });
-  const runtime = await createDeliveryRuntime(config, store, logs.logger);
+  const runtime = await createJobHandlers(config, store, logs.logger);
   const worker = createWorker({ store, registry: runtime.registry, logger: logs.logger, concurrency: 2, retrySchedule: options.retrySchedule, leaseMs: 30_000, pacer: runtime.pacer });
   const app = createApp({ config, logger: logs.logger, readiness: [], store, momentumRate: { pacer: runtime.pacer, key: MOMENTUM_RATE_KEY } });
   if (options.startWorker ?? true) worker.start();

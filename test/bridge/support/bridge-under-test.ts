@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBridge, type RunningBridge } from '../../../src/bridge.ts';
-import { parseConfig } from '../../../src/config.ts';
+import { parseConfig } from '../../../src/core/config.ts';
 import { captureLogs } from '../../support/log-capture.ts';
 
 /** The real startBridge on a fresh SQLite file and port 0; `dispose` stops it and removes the file. */

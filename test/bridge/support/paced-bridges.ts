@@ -1,5 +1,5 @@
 import { startBridge } from '../../../src/bridge.ts';
-import { parseConfig } from '../../../src/config.ts';
+import { parseConfig } from '../../../src/core/config.ts';
 import { sampleValue } from '../../metrics/support/prom-text.ts';
 import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
 

@@ -1,7 +1,7 @@
 import { calendarEventsRouter } from '../../../routes/calendar-events.ts';
 import { googleCalendarRouter } from '../../../routes/google-calendar.ts';
-import { calendarMappers } from '../../../src/calendar/calendar-runtime.ts';
-import { parseConfig } from '../../../src/config.ts';
+import { calendarMappers } from '../../../src/calendar/calendar-mappers.ts';
+import { parseConfig } from '../../../src/core/config.ts';
 import type { GoogleScheduler } from '../../../src/google/channel-scheduler.ts';
 import { createGoogleRuntime, type GoogleRuntime } from '../../../src/google/google-runtime.ts';
 import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
@@ -11,7 +11,7 @@ import { builtInRules } from '../../../src/mapping/default-rules.ts';
 import { createMapEventHandler, MAP_EVENT_JOB } from '../../../src/mapping/map-event-handler.ts';
 import { createMomentumClient } from '../../../src/momentum/client.ts';
 import { createRemapHandler } from '../../../src/momentum/delivery-handlers.ts';
-import type { AttendeeDirectory } from '../../../src/salesforce/attendee-directory.ts';
+import type { AttendeeDirectory } from '../../../src/calendar/attendee-directory.ts';
 import type { Store } from '../../../src/store/types.ts';
 import type { FakeGoogle } from '../../fakes/fake-google.ts';
 import type { FakeMomentum } from '../../fakes/fake-momentum.ts';
@@ -68,7 +68,7 @@ export async function startCalendarBridge(options: {
   const registry = createJobRegistry(runtime.handlers);
   registry.register('remap', createRemapHandler({ client, store: options.store, rateKey: 'momentum', logger: logs.logger }));
   const mappers = calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: options.directory });
-  registry.register(MAP_EVENT_JOB, createMapEventHandler({ store: options.store, rules, logger: logs.logger, mappers }));
+  registry.register(MAP_EVENT_JOB, createMapEventHandler({ store: options.store, logger: logs.logger, mappers }));
   const worker = createWorker({ store: options.store, registry, logger: logs.logger, concurrency: 2, retrySchedule: [0, 50, 100, 200], leaseMs: 30_000, maxIdleMs: 200 });
   worker.start();
   const scheduler = await runtime.start({ maintainEveryMs: 3_600_000 });

@@ -1,5 +1,5 @@
 import { createCalendarClient, type CalendarClient } from '../../../src/google/calendar-client.ts';
-import type { ChannelStore } from '../../../src/google/channel-store.ts';
+import type { ChannelStore } from '../../../src/store/channel-store.ts';
 import { createGoogleAuth, loadServiceAccountKey } from '../../../src/google/service-account.ts';
 import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
 import { startFakeGoogle, type FakeGoogle } from '../../fakes/fake-google.ts';

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { createLogger, type Logger } from '../../../src/logger.ts';
+import { createLogger, type Logger } from '../../../src/core/logger.ts';
 
 /** A real winston logger whose JSON lines the test can read back. */
 export function captureLogger(level = 'info'): { logger: Logger; lines: () => Array<Record<string, unknown>> } {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBridge, type RunningBridge } from '../../../src/bridge.ts';
-import { parseConfig } from '../../../src/config.ts';
+import { parseConfig } from '../../../src/core/config.ts';
 import { createFakeMomentum, type FakeMomentum } from '../../fakes/fake-momentum.ts';
 import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
 

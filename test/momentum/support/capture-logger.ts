@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../../src/logger.ts';
+import { createLogger, type Logger } from '../../../src/core/logger.ts';
 
 /** A real winston logger whose JSON lines land in `lines`, so tests can read what was logged. */
 export function captureLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { genericCalendarEventSchema } from '../../../src/calendar/generic-event-schema.ts';
-import { signStandardWebhook } from '../../../src/ingest/standard-webhooks.ts';
+import { signStandardWebhook } from '../../../src/calendar/standard-webhooks.ts';
 
 /**
  * Hostile deliveries for POST /calendar/events (Standard Webhooks, protocols.md §4): random and

@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, secretValues } from '../../src/config.ts';
-import { createDirectoryFromConfig } from '../../src/salesforce/directory-from-config.ts';
+import { ConfigError, parseConfig, secretValues } from '../../src/core/config.ts';
+import { createCrmDirectories } from '../../src/crm-directories.ts';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 function configError(env: Record<string, string>): string[] {
   try {
-    createDirectoryFromConfig(parseConfig(env), captureLogs().logger);
+    createCrmDirectories(parseConfig(env), captureLogs().logger);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).problems;
@@ -28,13 +28,13 @@ function configError(env: Record<string, string>): string[] {
   throw new Error('expected a ConfigError');
 }
 
-describe('createDirectoryFromConfig', () => {
+describe('createCrmDirectories', () => {
   it('when no Salesforce credentials are set, then there is no directory and the start log says lookups are off', () => {
     const logs = captureLogs();
 
-    const directory = createDirectoryFromConfig(parseConfig({}), logs.logger);
+    const directories = createCrmDirectories(parseConfig({}), logs.logger);
 
-    expect(directory).toBeUndefined();
+    expect(directories).toEqual({ owners: undefined, attendees: undefined });
     expect(logs.lines()).toEqual([expect.objectContaining({ level: 'warn', message: expect.stringMatching(/^Salesforce lookups are off/) })]);
   });
 
@@ -53,7 +53,7 @@ describe('createDirectoryFromConfig', () => {
     });
     const logs = captureLogs({ secrets: secretValues(config) });
 
-    const directory = createDirectoryFromConfig(config, logs.logger);
+    const directory = createCrmDirectories(config, logs.logger).owners;
     const emails = await directory?.ownerEmails([ALICE]);
 
     expect(emails).toEqual(new Map([[ALICE, 'alice@example.com']]));
@@ -73,7 +73,7 @@ describe('createDirectoryFromConfig', () => {
       SALESFORCE_PRIVATE_KEY: privateKey.trim().split('\n').join('\\n'),
     });
 
-    const emails = await createDirectoryFromConfig(config, captureLogs().logger)?.ownerEmails([ALICE]);
+    const emails = await createCrmDirectories(config, captureLogs().logger).owners?.ownerEmails([ALICE]);
 
     expect(emails).toEqual(new Map([[ALICE, 'alice@example.com']]));
   });
@@ -83,7 +83,7 @@ describe('createDirectoryFromConfig', () => {
     fakes.push(fake);
     const config = parseConfig({ SALESFORCE_LOGIN_URL: fake.url, SALESFORCE_CLIENT_ID: 'bridge-app', SALESFORCE_CLIENT_SECRET: 's3cr3t-value' });
 
-    const emails = await createDirectoryFromConfig(config, captureLogs().logger)?.ownerEmails([ALICE]);
+    const emails = await createCrmDirectories(config, captureLogs().logger).owners?.ownerEmails([ALICE]);
 
     expect(emails).toEqual(new Map([[ALICE, 'alice@example.com']]));
     expect(fake.tokenRequests().map((request) => request.grantType)).toEqual(['client_credentials']);

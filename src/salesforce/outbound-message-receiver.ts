@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../core/errors.ts';
 import { mapEventJobs } from '../mapping/map-event-handler.ts';
 import type { InboundEvent, IngestResult, NewJob, Store } from '../store/types.ts';
 import type { OutboundMessage } from './outbound-message.ts';

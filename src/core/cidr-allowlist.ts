@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import type { RequestHandler } from 'express';
-import { AppError } from '../errors.ts';
+import { AppError } from './errors.ts';
 
 export interface Cidr {
   address: string;

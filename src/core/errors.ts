@@ -1,4 +1,4 @@
-import { excerpt } from './http/excerpt.ts';
+import { excerpt } from './excerpt.ts';
 
 /**
  * The one error type of the bridge. `status` is the HTTP status a route answers with;

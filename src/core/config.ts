@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from './durations.ts';
-import { parseCidr } from './http/cidr-allowlist.ts';
+import { parseCidr } from './cidr-allowlist.ts';
 
 /**
  * The single source of settings. Every entry carries a description and an example through

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { describeIssues } from '../momentum/schemas.ts';
-import type { SalesforceDirectory } from '../salesforce/directory.ts';
-import { UnmappableEventError, type EventMapper } from './event-mapper.ts';
+import type { SalesforceDirectory } from './directory.ts';
+import { UnmappableEventError, type EventMapper } from '../mapping/event-mapper.ts';
 import { mapSObject, ownerIdsToLookUp } from './map-sobject.ts';
-import type { MappingOutcome } from './mapping-outcome.ts';
-import type { MappingRules } from './rules-schema.ts';
+import type { MappingOutcome } from '../mapping/mapping-outcome.ts';
+import type { MappingRules } from '../mapping/rules-schema.ts';
 
 // What routes/salesforce.ts stores per notification (parsedPayload); extra keys are kept as they are.
 const storedNotificationSchema = z.looseObject({

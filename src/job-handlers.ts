@@ -1,7 +1,7 @@
 import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
 import { createPacer, type Pacer } from './jobs/pacer.ts';
-import type { Config } from './config.ts';
-import type { Logger } from './logger.ts';
+import type { Config } from './core/config.ts';
+import type { Logger } from './core/logger.ts';
 import { loadRules } from './mapping/load-rules.ts';
 import type { MappingMetrics } from './metrics/bridge-metrics.ts';
 import { createMapEventHandler, MAP_EVENT_JOB } from './mapping/map-event-handler.ts';
@@ -10,14 +10,15 @@ import { createMomentumClient, type MomentumClient } from './momentum/client.ts'
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
 import { MOMENTUM_RATE_KEY } from './momentum/delivery-jobs.ts';
 import { startSandboxReceiver, type SandboxReceiver } from './momentum/sandbox-receiver.ts';
-import { createDirectoryFromConfig } from './salesforce/directory-from-config.ts';
-import { calendarMappers, createAttendeeDirectoryFromConfig } from './calendar/calendar-runtime.ts';
+import { calendarMappers } from './calendar/calendar-mappers.ts';
+import { createCrmDirectories } from './crm-directories.ts';
+import { createSalesforceEventMapper } from './salesforce/salesforce-event-mapper.ts';
 import { createGoogleRuntime, type GoogleRuntime } from './google/google-runtime.ts';
 import type { Store } from './store/types.ts';
 
 export { MOMENTUM_RATE_KEY } from './momentum/delivery-jobs.ts';
 
-export interface DeliveryRuntime {
+export interface JobHandlers {
   registry: JobRegistry;
   pacer: Pacer;
   rules: MappingRules;
@@ -29,13 +30,12 @@ export interface DeliveryRuntime {
 }
 
 /**
- * Everything a worker needs to run jobs: mapping rules, CRM lookups, the Momentum client (or the
- * sandbox receiver standing in for it) and the handlers registered by job kind.
+ * Every job handler, registered by kind, with what they need: mapping rules, CRM lookups, the
+ * Momentum client (or the sandbox receiver standing in for it), the pacer, Google watching.
  */
-export async function createDeliveryRuntime(config: Config, store: Store, logger: Logger, metrics?: MappingMetrics): Promise<DeliveryRuntime> {
+export async function createJobHandlers(config: Config, store: Store, logger: Logger, metrics?: MappingMetrics): Promise<JobHandlers> {
   const rules = loadRules(config);
-  const directory = createDirectoryFromConfig(config, logger);
-  const attendeeDirectory = createAttendeeDirectoryFromConfig(config, logger);
+  const directories = createCrmDirectories(config, logger);
   const google = createGoogleRuntime(config, { store, channels: store.channels, logger });
   const sandbox = config.MOMENTUM_API_KEY === undefined && config.NODE_ENV !== 'production' ? await startSandboxReceiver(logger) : undefined;
   if (sandbox) {
@@ -55,11 +55,11 @@ export async function createDeliveryRuntime(config: Config, store: Store, logger
   const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
   registry.register('remap', createRemapHandler({ ...delivery, store }));
   registry.register('import', createImportHandler(delivery));
-  const mappers = calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: attendeeDirectory });
-  registry.register(
-    MAP_EVENT_JOB,
-    createMapEventHandler({ store, rules, logger, mappers, ...(directory ? { directory } : {}), ...(metrics ? { metrics } : {}) }),
-  );
+  const mappers = {
+    salesforce: createSalesforceEventMapper({ rules, ...(directories.owners ? { directory: directories.owners } : {}) }),
+    ...calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: directories.attendees }),
+  };
+  registry.register(MAP_EVENT_JOB, createMapEventHandler({ store, logger, mappers, ...(metrics ? { metrics } : {}) }));
   for (const [kind, handler] of Object.entries(google?.handlers ?? {})) registry.register(kind, handler);
   return {
     registry,

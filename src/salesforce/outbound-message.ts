@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts';
+import { AppError } from '../core/errors.ts';
 
 /** Namespaces of a Salesforce Outbound Message (protocols.md §2); elements are matched on these, never on prefixes. */
 export const SOAP_ENVELOPE_NS = 'http://schemas.xmlsoap.org/soap/envelope/';

@@ -1,6 +1,6 @@
 import type { MeetingDetails, RemapSource } from '../momentum/schemas.ts';
-import type { SObjectRule } from './rules-schema.ts';
-import { normalizeSalesforceId } from './salesforce-ids.ts';
+import type { SObjectRule } from '../mapping/rules-schema.ts';
+import { normalizeSalesforceId } from '../mapping/salesforce-ids.ts';
 
 export interface MeetingIdentity {
   source?: RemapSource;

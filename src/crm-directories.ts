@@ -1,0 +1,35 @@
+import type { AttendeeDirectory } from './calendar/attendee-directory.ts';
+import type { Config } from './core/config.ts';
+import type { Logger } from './core/logger.ts';
+import { salesforceAuthFromConfig, type SalesforceAuthSettings } from './salesforce/auth-from-config.ts';
+import type { SalesforceDirectory } from './salesforce/directory.ts';
+import { createJsforceAttendeeDirectory } from './salesforce/jsforce-attendee-directory.ts';
+import { createSalesforceApi } from './salesforce/jsforce-connection.ts';
+import { createJsforceDirectory } from './salesforce/jsforce-directory.ts';
+
+export type DirectorySettings = SalesforceAuthSettings & Pick<Config, 'SALESFORCE_API_VERSION' | 'SALESFORCE_LOOKUP_CACHE_TTL'>;
+
+export interface CrmDirectories {
+  /** Owner emails for Salesforce records (OwnerId → hostEmail). */
+  owners: SalesforceDirectory | undefined;
+  /** Contacts, leads, accounts and opportunities for calendar attendees. */
+  attendees: AttendeeDirectory | undefined;
+}
+
+/**
+ * The CRM lookups the Salesforce settings allow, on one shared Salesforce connection (one OAuth
+ * token for both), or none without credentials: mapping then runs without lookups (no host email
+ * from OwnerId, no attendee matching; explicit ids and Salesforce links still match), and says so
+ * once at start. Throws ConfigError for half-set credentials or an unreadable private key.
+ */
+export function createCrmDirectories(config: DirectorySettings, logger: Logger): CrmDirectories {
+  const auth = salesforceAuthFromConfig(config);
+  if (auth === undefined) {
+    logger.warn('Salesforce lookups are off: no SALESFORCE_CLIENT_ID credentials; host emails are not looked up from OwnerId and calendar attendees are not matched (explicit ids and Salesforce links still match)');
+    return { owners: undefined, attendees: undefined };
+  }
+  logger.info('Salesforce lookups are on', { flow: auth.flow, loginUrl: auth.loginUrl, cacheTtlMs: config.SALESFORCE_LOOKUP_CACHE_TTL });
+  const api = createSalesforceApi({ auth, apiVersion: config.SALESFORCE_API_VERSION });
+  const cacheTtlMs = config.SALESFORCE_LOOKUP_CACHE_TTL;
+  return { owners: createJsforceDirectory({ api, logger, cacheTtlMs }), attendees: createJsforceAttendeeDirectory({ api, logger, cacheTtlMs }) };
+}
