@@ -3,7 +3,7 @@ import helmet from 'helmet';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The operator console's static files (issue 5): served by the bridge itself, no CDN, no data inside. */
+/** The operator console's static files: served by the bridge itself, no CDN, no data inside. */
 export const CONSOLE_DIR = fileURLToPath(new URL('../console', import.meta.url));
 
 /**

@@ -25,7 +25,7 @@ export interface AdminRouterDeps {
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
 
-/** The admin API (issue 5): every route behind adminAuth, inputs checked by the specs' zod schemas. */
+/** The admin API: every route behind adminAuth, inputs checked by the specs' zod schemas. */
 export function adminRouter(deps: AdminRouterDeps): Router {
   const { store, logger, config } = deps;
   const router = Router();

@@ -21,7 +21,7 @@ export interface GoogleCalendarRouterDeps {
 }
 
 /**
- * `POST /calendar/google/notifications` (protocols.md §3): check the channel and its token, then
+ * `POST /calendar/google/notifications` (docs/protocols.md §3): check the channel and its token, then
  * one coalesced sync job and a 200 at once — the sync runs in the worker, never on this path.
  * Node refuses most control characters in a header already; tab and the C1 range (sent as
  * obs-text bytes) get through, and no X-Goog-* value Google sends holds one, so any is a 400.

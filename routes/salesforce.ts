@@ -59,7 +59,7 @@ function soapFaults(logger: Logger, maxBody: number, metrics: InboundMetrics | u
   };
 }
 
-/** `POST /salesforce/outbound-message`: verify, store durably, then ack (protocols.md §2). No lookups, no upstream calls. */
+/** `POST /salesforce/outbound-message`: verify, store durably, then ack (docs/protocols.md §2). No lookups, no upstream calls. */
 export function salesforceRouter(deps: SalesforceRouterDeps): Router {
   const { config, store, logger } = deps;
   const orgIds = config.SALESFORCE_ORG_IDS;

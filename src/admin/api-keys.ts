@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 const digest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 
-/** What logs name a key by: 8 hex characters of its SHA-256, never the key (issue 5). */
+/** What logs name a key by: 8 hex characters of its SHA-256, never the key. */
 export const keyFingerprint = (key: string): string => digest(key).toString('hex').slice(0, 8);
 
 export interface ApiKeyMatcher {
@@ -31,7 +31,7 @@ export function createApiKeyMatcher(keys: readonly string[]): ApiKeyMatcher {
   };
 }
 
-/** `Authorization: Bearer <key>` first, else `X-API-Key: <key>` (issue 5). */
+/** `Authorization: Bearer <key>` first, else `X-API-Key: <key>`. */
 export function presentedKey(headers: { authorization?: string | undefined; apiKey?: string | undefined }): string | undefined {
   const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.authorization ?? '')?.[1];
   return bearer ?? (headers.apiKey?.trim() || undefined);

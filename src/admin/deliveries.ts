@@ -17,7 +17,7 @@ export function deliveryFilter(input: DeliveryFilterInput): JobFilter {
     ...(input.until === undefined ? {} : { createdUntil: input.until }),
     ...(input.meeting === undefined ? {} : { coalesceKey: input.meeting }),
     // The first 15 characters are the id itself (the 18-character form only adds a checksum), so
-    // this finds the record whichever form the request carries (protocols.md §2, record ids).
+    // this finds the record whichever form the request carries (docs/protocols.md §2, record ids).
     ...(input.salesforceId === undefined ? {} : { payloadContains: input.salesforceId.slice(0, 15) }),
   };
 }

@@ -34,7 +34,7 @@ export async function inboundEventDetail(store: AdminStore, id: number): Promise
   return { event: { ...eventSummary(event), parsedPayload: event.parsedPayload }, message: messageView(message), jobs: jobs.map(jobSummary) };
 }
 
-/** Runs mapping again with today's rules: a new map-event job for the stored event (issue 5). */
+/** Runs mapping again with today's rules: a new map-event job for the stored event. */
 export async function reprocessEvent(store: AdminStore, id: number): Promise<Job> {
   await loadEvent(store, id);
   const [job] = await store.enqueue([{ kind: MAP_EVENT_JOB, payload: { eventId: id }, eventId: id }]);

@@ -52,7 +52,7 @@ function operation(spec: AdminRouteSpec): Json {
   };
 }
 
-/** The OpenAPI 3.1 document of the admin API, generated from the routes' zod schemas (issue 5). */
+/** The OpenAPI 3.1 document of the admin API, generated from the routes' zod schemas. */
 export function buildOpenApi(routes: readonly AdminRouteSpec[], version: string): Json {
   const paths: Record<string, Json> = {};
   for (const spec of routes) (paths[openApiPath(spec.path)] ??= {})[spec.method] = operation(spec);

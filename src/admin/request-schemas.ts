@@ -3,7 +3,7 @@ import { importRequestSchema, remapRequestSchema } from '../momentum/schemas.ts'
 import type { EventState, JobState } from '../store/types.ts';
 
 /**
- * Admin API inputs (issue 5). Queries are strict: a misspelt filter is a 400, not a silently
+ * Admin API inputs. Queries are strict: a misspelt filter is a 400, not a silently
  * wider listing. Times are ISO 8601 with an offset; they become epoch ms after parsing.
  */
 
@@ -29,7 +29,7 @@ const limit = z.coerce
 
 const cursor = z.string().min(1).max(100).optional().meta({ description: 'nextCursor of the previous page' });
 
-/** 15- or 18-character Salesforce ids (protocols.md §2): letters and digits only. */
+/** 15- or 18-character Salesforce ids (docs/protocols.md §2): letters and digits only. */
 const SALESFORCE_ID = /^[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$/;
 const salesforceId = z.string().regex(SALESFORCE_ID, 'expected a 15- or 18-character Salesforce id');
 
@@ -124,7 +124,7 @@ export const manualImportBodySchema = importRequestSchema.superRefine((request, 
 
 const queryFlag = z.enum(['true', 'false'], { error: 'expected true or false' }).transform((value) => value === 'true');
 
-/** Momentum's remap takes the flags as query parameters (protocols.md §1); the manual remap mirrors it. */
+/** Momentum's remap takes the flags as query parameters (docs/protocols.md §1); the manual remap mirrors it. */
 export const manualRemapQuerySchema = z.strictObject({
   triggerSummary: queryFlag.optional(),
   triggerAiSignals: queryFlag.optional(),

@@ -21,7 +21,7 @@ import {
   statsSchema,
 } from './response-schemas.ts';
 
-/** Every admin API route (issue 5). routes/admin.ts binds handlers to them; openapi.ts documents them. */
+/** Every admin API route. routes/admin.ts binds handlers to them; openapi.ts documents them. */
 export const ADMIN_ROUTES = {
   listEvents: defineRoute({
     method: 'get', path: '/admin/events', operationId: 'listEvents', mutating: false,

@@ -1,5 +1,5 @@
 /**
- * CRM lookups behind attendee-based calendar matching (protocols.md §5). Separate from the
+ * CRM lookups behind attendee-based calendar matching (docs/protocols.md §5). Separate from the
  * owner-email directory: these are batch lookups by attendee email and domain. Every method is
  * one SOQL round trip for the whole batch; ids come back normalised to 18 characters and emails
  * and domains lower-cased.

@@ -3,12 +3,12 @@ import { emailDomain } from './attendees.ts';
 import type { FoundIds } from './record-links.ts';
 
 /**
- * Rule 3 of calendar matching (protocols.md §5): external attendees' emails → Contact (its Account)
+ * Rule 3 of calendar matching (docs/protocols.md §5): external attendees' emails → Contact (its Account)
  * or Lead; else their domains → Account; then the Account's opportunity open at the meeting time.
  */
 
 const DAY_MS = 86_400_000;
-// Gong's window (protocols.md §5): also opportunities opened within 14 days after the meeting or
+// Gong's window (docs/protocols.md §5): also opportunities opened within 14 days after the meeting or
 // closed within 14 days before it — a first call often precedes the opportunity by a few days.
 const GRACE_MS = 14 * DAY_MS;
 

@@ -1,7 +1,7 @@
 import type { CalendarAttendee } from './calendar-event.ts';
 
 /**
- * Who an attendee is, for skipping and matching (protocols.md §5: internal attendees never drive
+ * Who an attendee is, for skipping and matching (docs/protocols.md §5: internal attendees never drive
  * the match; personal mail domains are excluded; rooms are not people).
  */
 

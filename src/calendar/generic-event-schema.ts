@@ -38,7 +38,7 @@ export const genericCalendarEventSchema = z
     sourceType: z
       .string()
       .regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'expected an upper-case source type such as MS_TEAMS or USER_PROVIDED')
-      // Never hard-reject an unknown type at the edge (protocols.md §1): any upper-case name is kept.
+      // Never hard-reject an unknown type at the edge (docs/protocols.md §1): any upper-case name is kept.
       .meta({ description: 'Momentum source.type of the meeting', example: 'MS_TEAMS' }),
     title: z.string().max(1024).optional().meta({ description: 'Meeting title', example: 'Globex pricing review' }),
     start: dateTime.meta({ description: 'Start, RFC 3339 with offset', example: '2026-03-02T16:00:00Z' }),

@@ -8,7 +8,7 @@ import { explicitIds, hasIds } from './explicit-ids.ts';
 import { findRecordIds, type FoundIds } from './record-links.ts';
 
 /**
- * Which CRM records a meeting is about (issue 6, "Mapping a calendar event"), rules in order, the
+ * Which CRM records a meeting is about, rules in order, the
  * first that yields ids wins: explicit ids, Salesforce links or ids in the text, attendees.
  */
 

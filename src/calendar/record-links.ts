@@ -3,7 +3,7 @@ import { classifySalesforceId, normalizeSalesforceId, type RecordKind } from '..
 /**
  * Salesforce ids a rep pasted into a meeting's description or location: Lightning record URLs
  * (`/lightning/r/Opportunity/<id>/view`), Classic URLs (`https://acme.my.salesforce.com/<id>`) and
- * bare 15- or 18-character ids with a known key prefix (protocols.md §2 "Record ids").
+ * bare 15- or 18-character ids with a known key prefix (docs/protocols.md §2 "Record ids").
  */
 
 export type FoundIds = Partial<Record<RecordKind, string>>;

@@ -36,7 +36,7 @@ export function cidrMatcher(cidrs: readonly string[]): (address: string | undefi
 
 /**
  * Refuses (403, nothing read or stored) a client whose address is outside `cidrs`. The address is
- * `req.ip`, so behind a load balancer it is only right with TRUST_PROXY set (protocols.md §2:
+ * `req.ip`, so behind a load balancer it is only right with TRUST_PROXY set (docs/protocols.md §2:
  * an IP allowlist behind a proxy needs a trusted X-Forwarded-For).
  */
 export function allowClients(cidrs: readonly string[], what: string): RequestHandler {

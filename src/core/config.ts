@@ -201,7 +201,7 @@ export const configSchema = z.object({
   SALESFORCE_PRIVATE_KEY_FILE: optionalText({ description: 'Path of the PEM private key for the JWT bearer flow', example: '/run/secrets/sf-key.pem' }),
   SALESFORCE_LOOKUP_CACHE_TTL: duration('10m', { description: 'How long CRM lookups (owner email, attendee matches) are cached', example: '10m' }),
 
-  // Google Calendar push channels and incremental sync (protocols.md §3).
+  // Google Calendar push channels and incremental sync (docs/protocols.md §3).
   GOOGLE_SERVICE_ACCOUNT_KEY_FILE: optionalText({
     description: 'Path of the Google service account JSON key (domain-wide delegation) used to read the watched calendars',
     example: '/run/secrets/google-sa.json',
@@ -240,7 +240,7 @@ export const configSchema = z.object({
     { description: 'Email domains of the company itself: their attendees never drive CRM matching (comma-separated)', example: 'example.com,example.co.uk' },
     z.string().regex(/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'expected a domain such as example.com').transform((value) => value.toLowerCase()),
   ),
-  // Metrics and abuse protection (issue 7).
+  // Metrics and abuse protection.
   METRICS_TOKEN: optionalText({
     description: 'When set, GET /metrics requires Authorization: Bearer <token> (401 without it)',
     example: 'a-long-random-scrape-token',

@@ -3,7 +3,7 @@ import { classifyGoogleResponse, GoogleApiError } from './google-api-error.ts';
 import { eventsPageSchema, type EventsPage } from './google-event.ts';
 import type { GoogleAuth } from './service-account.ts';
 
-/** The Calendar API calls the bridge makes (protocols.md §3), each acting as the calendar's owner. */
+/** The Calendar API calls the bridge makes (docs/protocols.md §3), each acting as the calendar's owner. */
 export interface CalendarClient {
   watch(calendarId: string, request: WatchRequest, signal?: AbortSignal): Promise<WatchResponse>;
   stop(calendarId: string, channel: { id: string; resourceId: string }, signal?: AbortSignal): Promise<void>;

@@ -32,7 +32,7 @@ export interface GoogleScheduler {
 /**
  * Runs channel upkeep and the backstop sync on timers, in one instance at a time: each round takes
  * (or extends) a lease in the store, so with N instances on one database only the holder creates,
- * renews and stops channels (issue 6). A dead holder's lease lapses and another instance takes over.
+ * renews and stops channels. A dead holder's lease lapses and another instance takes over.
  */
 export function startGoogleScheduler(options: GoogleSchedulerOptions): GoogleScheduler {
   const { manager, channels, logger } = options;

@@ -5,7 +5,7 @@ import type { Channel, ChannelStore, WatchedCalendar } from '../store/channel-st
 import { GoogleApiError } from './google-api-error.ts';
 
 export const NOTIFICATIONS_PATH = '/calendar/google/notifications';
-// protocols.md §3: there is no automatic renewal; a new channel is made before the old one expires.
+// docs/protocols.md §3: there is no automatic renewal; a new channel is made before the old one expires.
 const RENEW_AT_FRACTION = 0.8;
 
 export interface ChannelManagerDeps {
@@ -40,7 +40,7 @@ export function createChannelManager(deps: ChannelManagerDeps): ChannelManager {
   const address = `${deps.publicBaseUrl.replace(/\/+$/, '')}${NOTIFICATIONS_PATH}`;
 
   async function createChannel(calendarId: string): Promise<Channel> {
-    // ≤ 64 characters (protocols.md §3); a fresh id per channel, renewals included.
+    // ≤ 64 characters (docs/protocols.md §3); a fresh id per channel, renewals included.
     const id = `bridge-${randomUUID()}`;
     // ≤ 256 characters; 256 random bits that Google echoes in X-Goog-Channel-Token.
     const token = randomBytes(32).toString('base64url');

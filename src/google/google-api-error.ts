@@ -1,5 +1,5 @@
 /**
- * One failed Google Calendar call, classified for its caller (protocols.md §3, §6):
+ * One failed Google Calendar call, classified for its caller (docs/protocols.md §3, §6):
  * - `sync_token_invalid`: 410 Gone on an incremental list — drop the token, full sync;
  * - `retryable`: network, timeout, 429, 5xx, and the 403 rate-limit reasons Google also uses;
  * - `not_found`: 404 (a channel already gone, a calendar that does not exist);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The fields of a Google Calendar event the bridge reads (protocols.md §3 "Useful event fields").
+ * The fields of a Google Calendar event the bridge reads (docs/protocols.md §3 "Useful event fields").
  * Loose objects: Google adds fields over time and those must not fail a sync.
  */
 
@@ -44,7 +44,7 @@ export const googleEventSchema = z.looseObject({
 export const eventsPageSchema = z.looseObject({
   items: z.array(z.unknown()).default([]),
   nextPageToken: z.string().optional(),
-  /** Only on the last page (protocols.md §3). */
+  /** Only on the last page (docs/protocols.md §3). */
   nextSyncToken: z.string().optional(),
 });
 

@@ -22,7 +22,7 @@ function googleAttendees(event: GoogleEvent): CalendarAttendee[] {
 
 /**
  * A Google event from events.list → the stored calendar event, or why it is not a meeting to map
- * (issue 6: cancelled, all-day and internal-only events are skipped with a reason).
+ * (cancelled, all-day and internal-only events are skipped with a reason).
  */
 export function normaliseGoogleEvent(raw: unknown, calendarId: string, internalDomains: readonly string[]): NormaliseResult {
   const parsed = googleEventSchema.safeParse(raw);
@@ -31,7 +31,7 @@ export function normaliseGoogleEvent(raw: unknown, calendarId: string, internalD
     return skipped(typeof id === 'string' ? id : '(no id)', 'unreadable event');
   }
   const event = parsed.data;
-  // Deleted events come back from an incremental sync with status "cancelled" (protocols.md §3).
+  // Deleted events come back from an incremental sync with status "cancelled" (docs/protocols.md §3).
   if (event.status === 'cancelled') return skipped(event.id, 'cancelled');
   if (event.start?.dateTime === undefined) {
     return skipped(event.id, event.start?.date !== undefined ? 'all-day event' : 'no start time');

@@ -4,7 +4,7 @@ import { calendarSyncJob } from './sync-jobs.ts';
 import type { Store } from '../store/types.ts';
 
 /**
- * One Google Calendar push notification (protocols.md §3): an empty POST whose headers name the
+ * One Google Calendar push notification (docs/protocols.md §3): an empty POST whose headers name the
  * channel and the resource state. It says only "something changed": the answer is one coalesced
  * calendar-sync job, never a Google call on the request path.
  *

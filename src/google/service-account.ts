@@ -5,7 +5,7 @@ import { ConfigError } from '../core/config.ts';
 import { AppError } from '../core/errors.ts';
 
 /**
- * Google auth for a Workspace (protocols.md §3): a service account with domain-wide delegation,
+ * Google auth for a Workspace (docs/protocols.md §3): a service account with domain-wide delegation,
  * one JWT client per calendar owner (`subject`). Read-only: the bridge never writes a calendar.
  * Domain-wide delegation must grant exactly this scope to the service account's client id.
  */

@@ -36,7 +36,7 @@ interface SyncTally {
 }
 
 /**
- * `calendar-sync` jobs (protocols.md §3): events.list from the stored sync token to the last page,
+ * `calendar-sync` jobs (docs/protocols.md §3): events.list from the stored sync token to the last page,
  * each changed event stored once (dedupe `google:<id>:<updated>`) with its mapping job; the new
  * token is stored only after the last page, so a failure part-way repeats the whole range (the
  * dedupe absorbs what was already stored). 410 Gone drops the token and runs a bounded full sync.
@@ -119,7 +119,7 @@ function failure(error: unknown, startedAt: number, now: number): HandlerResult 
       error: error.message,
       attempt,
       ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-      // A 429 is Google asking us to slow down: wait at least a minute (protocols.md §6).
+      // A 429 is Google asking us to slow down: wait at least a minute (docs/protocols.md §6).
       ...(error.status === 429 ? { minDelayMs: 60_000 } : {}),
     };
   }

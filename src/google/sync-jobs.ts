@@ -15,7 +15,7 @@ export type CalendarSyncPayload = z.infer<typeof calendarSyncPayloadSchema>;
 
 /**
  * One incremental sync of a calendar. Coalesced per channel: a burst of notifications while a
- * sync is pending becomes that one sync (protocols.md §3: the push says "something changed", not what).
+ * sync is pending becomes that one sync (docs/protocols.md §3: the push says "something changed", not what).
  */
 export function calendarSyncJob(payload: CalendarSyncPayload): NewJob {
   const key = payload.channelId === undefined ? `calendar:${payload.calendarId}` : payload.channelId;
@@ -23,7 +23,7 @@ export function calendarSyncJob(payload: CalendarSyncPayload): NewJob {
 }
 
 /**
- * The backstop (protocols.md §3: notifications can be dropped): one sync per watched calendar, on
+ * The backstop (docs/protocols.md §3: notifications can be dropped): one sync per watched calendar, on
  * its live channel's key, or on the calendar's own key when it has no channel (watch failing).
  */
 export async function enqueueBackstopSyncs(channels: ChannelStore, jobs: Pick<Store, 'enqueue'>): Promise<Job[]> {

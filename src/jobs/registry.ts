@@ -1,6 +1,6 @@
 import type { JobHandler } from './types.ts';
 
-/** Job kinds and their handlers: `remap`, `import`, later `map-event`, `calendar-sync`. */
+/** Job kinds and their handlers (`remap`, `import`, `map-event`, the calendar sync kinds), one handler per kind. */
 export interface JobRegistry {
   register(kind: string, handler: JobHandler): void;
   /** The handler for `kind`; an unknown kind gets one that ends the job dead with the reason. */

@@ -1,6 +1,6 @@
 /**
  * When to try a failed job again. Pure functions: the worker passes the clock and the random
- * source, so tests pin both. Shape from protocols.md §6 (Svix): a fixed schedule with ±20 %
+ * source, so tests pin both. Shape from docs/protocols.md §6 (Svix): a fixed schedule with ±20 %
  * jitter, Retry-After honoured within bounds, a timeout or 429 waits at least 60 s.
  */
 

@@ -33,7 +33,7 @@ export interface RunJobDeps {
   onJobFinished?: (event: JobFinishedEvent) => void;
 }
 
-/** Runs one claimed job and stores its outcome. Never throws: a failure here must not stop the worker. */
+/** How the worker steers one run. */
 export interface RunControl {
   signal: AbortSignal;
   /** Set once stop() gave up on the job. */
@@ -42,6 +42,7 @@ export interface RunControl {
   release: () => void;
 }
 
+/** Runs one claimed job and stores its outcome. Never throws: a failure here must not stop the worker. */
 export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): Promise<void> {
   const { signal, isAbandoned, release } = control;
   const logger = deps.logger.child({ jobId: job.id, kind: job.kind });
@@ -163,7 +164,7 @@ function defaultAttempt(result: HandlerResult, startedAt: number, now: number): 
 }
 
 function logFinished(logger: Logger, event: JobFinishedEvent, outcome: JobOutcome): void {
-  // Ids, states and timings only: payloads never reach info level (style.md).
+  // Ids, states and timings only: a payload may hold personal data and never reaches info level.
   const { jobId: _jobId, kind: _kind, recorded, attempt, ...fields } = event;
   // The upstream's answer belongs on the job's one line: status and request id, when there was a call.
   const upstream = { ...(attempt?.status === undefined ? {} : { status: attempt.status }), ...(attempt?.upstreamRequestId ? { upstreamRequestId: attempt.upstreamRequestId } : {}) };

@@ -1,11 +1,11 @@
 import type { MappingFile, MappingRules, SObjectRule, SObjectRuleInput } from './rules-schema.ts';
 
 /**
- * Built-in rules (issue 4, "Built-in defaults"), written in the file format so a MAPPING_FILE
+ * Built-in rules, written in the file format so a MAPPING_FILE
  * entry for the same type is merged over them key by key.
  */
 const activity: SObjectRuleInput = {
-  // Event/Task: WhatId holds an Account or Opportunity, WhoId a Contact or Lead (protocols.md §2).
+  // Event/Task: WhatId holds an Account or Opportunity, WhoId a Contact or Lead (docs/protocols.md §2).
   recordIdFields: ['WhatId', 'WhoId', 'AccountId'],
   titleField: 'Subject',
   lookupOwnerEmail: true,

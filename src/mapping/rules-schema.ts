@@ -50,7 +50,7 @@ export const sObjectRuleSchema = z
     triggerAiSignals: flag.meta({ description: 'triggerAiSignals for remaps of this type (default REMAP_TRIGGER_AI_SIGNALS)' }),
   })
   .superRefine((rule, ctx) => {
-    // protocols.md §1: source is {id, type}; half a source can never be sent.
+    // docs/protocols.md §1: source is {id, type}; half a source can never be sent.
     const hasType = Boolean(rule.sourceTypeField) || Boolean(rule.sourceType);
     if (rule.sourceTypeField && rule.sourceType) {
       ctx.addIssue({ code: 'custom', path: ['sourceType'], message: 'set either sourceTypeField or sourceType, not both' });

@@ -1,5 +1,5 @@
 /**
- * Salesforce record ids (protocols.md §2 "Record ids"): 15 case-sensitive characters, or 18 with a
+ * Salesforce record ids (docs/protocols.md §2 "Record ids"): 15 case-sensitive characters, or 18 with a
  * 3-character checksum that makes the id safe for case-insensitive systems. The bridge normalises
  * every id to 18 characters before comparing or forwarding it.
  */

@@ -5,12 +5,12 @@ import { remapResponseSchema } from './schemas.ts';
 
 /**
  * What one call to Momentum came to. The client only classifies; whether to retry is the
- * delivery handler's call (issue 3's retry classes), and when is the worker's.
+ * delivery handler's call (its retry classes), and when is the worker's.
  */
 export type MomentumOutcome =
   /** 2xx. `requestId` when the body carried one. */
   | { kind: 'success'; status: number; requestId?: string; body: unknown; rateLimit?: RateLimitHint }
-  /** 2xx with `accepted: false`: Momentum refused it; retrying will not help (protocols.md §1). */
+  /** 2xx with `accepted: false`: Momentum refused it; retrying will not help (docs/protocols.md §1). */
   | { kind: 'rejected'; status: number; requestId?: string; excerpt: string }
   /** Any other status. `retryAfter` is the raw header. */
   | { kind: 'http_error'; status: number; retryAfter?: string; requestId?: string; excerpt: string; rateLimit?: RateLimitHint }

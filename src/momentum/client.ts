@@ -8,7 +8,7 @@ export type { MomentumOutcome } from './classify-response.ts';
 export interface MomentumClientOptions {
   /** Base of the remap endpoint (MOMENTUM_API_BASE_URL), no trailing slash needed. */
   apiBaseUrl: string;
-  /** Base of the import endpoint (MOMENTUM_RECEIVER_URL): a different host (protocols.md §1). */
+  /** Base of the import endpoint (MOMENTUM_RECEIVER_URL): a different host (docs/protocols.md §1). */
   receiverUrl: string;
   /** MOMENTUM_IMPORT_PATH, default `/user-provided-meeting`. */
   importPath: string;
@@ -22,7 +22,7 @@ export interface MomentumClientOptions {
 }
 
 export interface CallOptions {
-  /** The job id: the same on every retry, so Momentum can drop a duplicate (issue 3). */
+  /** The job id: the same on every retry, so Momentum can drop a duplicate. */
   idempotencyKey: string;
   /** The worker's stop signal; a call it aborts is `aborted`, not `timeout`. */
   signal?: AbortSignal;
@@ -96,7 +96,7 @@ export function createMomentumClient(options: MomentumClientOptions): MomentumCl
   return {
     remap(request, flags, call) {
       const url = new URL(remapUrl);
-      // Momentum's defaults are false: send a flag only when it is true (issue 3).
+      // Momentum's defaults are false: send a flag only when it is true.
       if (flags.triggerSummary) url.searchParams.set('triggerSummary', 'true');
       if (flags.triggerAiSignals) url.searchParams.set('triggerAiSignals', 'true');
       return post(url, request, call, true);

@@ -5,7 +5,7 @@ import type { AttemptRecord } from '../store/types.ts';
 import type { MomentumCallResult } from './client.ts';
 import type { RateLimitHint } from './rate-limit-headers.ts';
 
-/** Worth another try (issue 3); every other non-2xx status is final. */
+/** Worth another try; every other non-2xx status is final. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
 
 export interface PacingDeps {
@@ -72,7 +72,7 @@ function classify(result: MomentumCallResult, now: number): HandlerResult {
     case 'rejected':
       return { kind: 'final', state: 'dead', reason: `rejected: ${result.excerpt || 'accepted: false'}`, attempt };
     case 'timeout':
-      // Svix (protocols.md §6): a timeout waits at least 60 s: the upstream may be overloaded.
+      // Svix (docs/protocols.md §6): a timeout waits at least 60 s: the upstream may be overloaded.
       return { kind: 'retryable', error: result.message, minDelayMs: SLOW_DOWN_MIN_DELAY_MS, attempt };
     case 'network':
     case 'aborted':

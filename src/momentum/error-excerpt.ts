@@ -1,7 +1,7 @@
-/** The attempt log keeps at most 4 KB of a response (issue 3). */
+/** The attempt log keeps at most 4 KB of a response. */
 export const EXCERPT_MAX_BYTES = 4096;
 
-// Error bodies are undocumented; clients in the wild read these fields, in this order (protocols.md §1).
+// Error bodies are undocumented; clients in the wild read these fields, in this order (docs/protocols.md §1).
 const MESSAGE_FIELDS = ['error', 'message', 'detail', 'title'] as const;
 
 function messageOf(value: unknown, depth = 0): string | undefined {

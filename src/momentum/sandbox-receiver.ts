@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger.ts';
 import { describeIssues, importRequestSchema, remapRequestSchema } from './schemas.ts';
 
 /**
- * Sandbox mode (issue 4): with no MOMENTUM_API_KEY outside production, this loopback server
+ * Sandbox mode: with no MOMENTUM_API_KEY outside production, this loopback server
  * stands in for Momentum so a newcomer sees every remap the bridge would send. It answers like
  * Momentum (`{accepted: true, requestId}`) and logs each request loudly. Never used in production.
  */

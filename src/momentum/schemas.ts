@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
 /**
- * The Momentum API contracts (protocols.md §1). One schema per contract; types come from z.infer.
- * A request that fails its own schema is never sent (issue 3: dead at once as `invalid_request`).
+ * The Momentum API contracts (docs/protocols.md §1). One schema per contract; types come from z.infer.
+ * A request that fails its own schema is never sent (dead at once as `invalid_request`).
  */
 
 /**
  * Source-type names seen in Momentum's meeting listing plus the documented GOOGLE_CALENDAR.
- * Not confirmed to be the remap list (protocols.md §1), so it only documents and suggests:
+ * Not confirmed to be the remap list (docs/protocols.md §1), so it only documents and suggests:
  * an unknown type is accepted and sent as given.
  */
 export const KNOWN_SOURCE_TYPES = [
@@ -42,7 +42,7 @@ const email = z.email({ error: 'expected an email address' });
 
 export const remapSourceSchema = z.strictObject({
   id: text,
-  // A free string: never hard-reject an unknown type at the edge (protocols.md §1).
+  // A free string: never hard-reject an unknown type at the edge (docs/protocols.md §1).
   type: text,
 });
 
@@ -77,7 +77,7 @@ export const remapRequestSchema = z
     message: 'a remap needs source or meetingDetails',
   });
 
-/** Sent as query parameters, and only when true (issue 3). */
+/** Sent as query parameters, and only when true. */
 export const remapFlagsSchema = z.strictObject({
   triggerSummary: z.boolean().default(false),
   triggerAiSignals: z.boolean().default(false),

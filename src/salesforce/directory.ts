@@ -1,8 +1,9 @@
 import { CrmLookupError } from '../mapping/event-mapper.ts';
+
 /**
- * CRM lookups the mapping needs from Salesforce, behind one small interface (style.md: every
- * outside service sits behind an interface; jsforce-directory.ts is the real implementation).
- * The calendar mapper will add attendee lookups here (email → Contact/Lead/Account/Opportunity).
+ * The owner lookups Salesforce mapping needs, behind one small interface so mapping is tested
+ * without Salesforce; jsforce-directory.ts is the real implementation. (Calendar attendees are
+ * looked up through calendar/attendee-directory.ts, implemented in jsforce-attendee-directory.ts.)
  */
 export interface SalesforceDirectory {
   /**

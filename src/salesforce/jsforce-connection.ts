@@ -3,7 +3,7 @@ import { JWT_BEARER_GRANT, jwtBearerGrant } from './jwt-bearer.ts';
 
 /**
  * One authenticated jsforce connection. Outbound messages carry no usable session id since
- * February 2026 (protocols.md §2), so the bridge has its own OAuth 2.0 credentials: the JWT bearer
+ * February 2026 (docs/protocols.md §2), so the bridge has its own OAuth 2.0 credentials: the JWT bearer
  * flow or the client credentials flow. Authentication is lazy (first lookup), and an expired
  * token (401) makes jsforce call our refresh function, which simply authenticates again.
  */

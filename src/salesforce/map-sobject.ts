@@ -59,7 +59,7 @@ export function mapSObject(rules: MappingRules, notification: SObjectNotificatio
   if (typeof rule === 'string') return skipped(rule);
 
   const { fields } = notification;
-  // protocols.md §2: a record deleted before delivery arrives with no field data.
+  // docs/protocols.md §2: a record deleted before delivery arrives with no field data.
   if (Object.keys(fields).every((field) => field === 'Id')) {
     return skipped(`${type} has no field data (deleted before delivery, or the Outbound Message sends no fields)`);
   }

@@ -28,7 +28,7 @@ export type ReceiveOutboundMessage = (xml: string) => Promise<{ message: Outboun
  * Throws AppError: 400 (bad message), 403 (org not allowed), 500 (not stored: Salesforce retries).
  */
 export function outboundMessageReceiver(deps: OutboundMessageReceiverDeps): ReceiveOutboundMessage {
-  // Salesforce compares org ids on their first 15 characters, case-sensitively (protocols.md §2).
+  // Salesforce compares org ids on their first 15 characters, case-sensitively (docs/protocols.md §2).
   const allowed = new Set(deps.orgIds.map((id) => id.slice(0, 15)));
   const jobsFor = deps.jobsFor ?? mapEventJobs;
 
@@ -55,7 +55,7 @@ export function outboundMessageReceiver(deps: OutboundMessageReceiverDeps): Rece
       const result = await deps.store.ingest({ source: 'salesforce', senderId: organizationId, rawPayload: xml, events }, jobsFor);
       return { message, result };
     } catch (cause) {
-      // Not stored means not acked: Salesforce redelivers the whole message later (protocols.md §2).
+      // Not stored means not acked: Salesforce redelivers the whole message later (docs/protocols.md §2).
       throw new AppError('store_unavailable', 'the message could not be stored; it will be accepted on a retry', { status: 500, cause });
     }
   };

@@ -1,12 +1,12 @@
 import { AppError } from '../core/errors.ts';
 
-/** Namespaces of a Salesforce Outbound Message (protocols.md §2); elements are matched on these, never on prefixes. */
+/** Namespaces of a Salesforce Outbound Message (docs/protocols.md §2); elements are matched on these, never on prefixes. */
 export const SOAP_ENVELOPE_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const OUTBOUND_NS = 'http://soap.sforce.com/2005/09/outbound';
 export const SOBJECT_NS = 'urn:sobject.enterprise.soap.sforce.com';
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
-/** Salesforce allows 1 to 100 notifications per message (protocols.md §2). */
+/** Salesforce allows 1 to 100 notifications per message (docs/protocols.md §2). */
 export const MAX_NOTIFICATIONS = 100;
 
 export interface OutboundNotification {
@@ -37,7 +37,7 @@ export function isSoapParseError(error: unknown): error is AppError {
   return error instanceof AppError && (error.code === 'invalid_xml' || error.code === 'xml_dtd_refused' || error.code === 'invalid_soap');
 }
 
-// Record ids are 15 case-sensitive characters or 18 with the checksum suffix (protocols.md §2).
+// Record ids are 15 case-sensitive characters or 18 with the checksum suffix (docs/protocols.md §2).
 const RECORD_ID = /^[0-9A-Za-z]{15}(?:[0-9A-Za-z]{3})?$/;
 // An sObject API name: standard (`Event`) or custom (`Foo__c`, `ns__Foo__c`). Salesforce caps a
 // name at 40 characters, 60 with a namespace prefix and suffix; 80 leaves room and bounds it.

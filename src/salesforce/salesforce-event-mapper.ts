@@ -6,7 +6,7 @@ import { mapSObject, ownerIdsToLookUp } from './map-sobject.ts';
 import type { MappingOutcome } from '../mapping/mapping-outcome.ts';
 import type { MappingRules } from '../mapping/rules-schema.ts';
 
-// What routes/salesforce.ts stores per notification (parsedPayload); extra keys are kept as they are.
+// What the Outbound Message receiver stores per notification (SalesforceEventPayload); extra keys are kept as they are.
 const storedNotificationSchema = z.looseObject({
   organizationId: z.string().optional(),
   actionId: z.string().optional(),

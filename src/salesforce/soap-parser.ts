@@ -26,7 +26,7 @@ type Frame =
   | { kind: 'text'; target: 'header' | 'id' | 'field'; name: string; text: string; nil: boolean };
 
 /**
- * Parses a Salesforce Outbound Message (SOAP 1.1, protocols.md §2) into plain strings.
+ * Parses a Salesforce Outbound Message (SOAP 1.1, docs/protocols.md §2) into plain strings.
  * Hardened: a DOCTYPE is refused (so no entity is ever declared or expanded), an undefined
  * entity reference fails, values are never converted, elements are matched by namespace URI and
  * local name. Throws an AppError (400: invalid_xml, xml_dtd_refused, invalid_soap) saying what is wrong.
@@ -139,7 +139,7 @@ export function parseOutboundMessage(xml: string): OutboundMessage {
     if (frame.target === 'header') raw.header.set(frame.name, frame.text);
     else if (frame.target === 'id' && current) current.id = frame.text.trim();
     else if (frame.target === 'field' && current && !frame.nil) {
-      // A nil field is treated like the omitted null field Salesforce normally sends (protocols.md §2).
+      // A nil field is treated like the omitted null field Salesforce normally sends (docs/protocols.md §2).
       if (current.fields.has(frame.name)) {
         throw soapParseError('invalid_soap', `Notification ${current.index} sObject has more than one ${frame.name} field`);
       }

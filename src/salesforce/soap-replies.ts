@@ -3,7 +3,7 @@ import { OUTBOUND_NS, SOAP_ENVELOPE_NS } from './outbound-message.ts';
 /** Content type of every reply to Salesforce: it counts anything but XML as a failed delivery. */
 export const SOAP_CONTENT_TYPE = 'text/xml; charset=utf-8';
 
-// Salesforce requires nothing before `<?xml` and exactly this Body (protocols.md §2).
+// Salesforce requires nothing before `<?xml` and exactly this Body (docs/protocols.md §2).
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 const envelope = (body: string) =>
   `${XML_DECLARATION}\n<soapenv:Envelope xmlns:soapenv="${SOAP_ENVELOPE_NS}"><soapenv:Body>${body}</soapenv:Body></soapenv:Envelope>`;

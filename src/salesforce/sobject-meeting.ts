@@ -13,7 +13,7 @@ export interface MeetingResult {
   reason?: string;
 }
 
-// Salesforce sends numbers as text such as `45000.0` (protocols.md §2).
+// Salesforce sends numbers as text such as `45000.0` (docs/protocols.md §2).
 const WHOLE_NUMBER = /^\d+(?:\.0+)?$/;
 
 const text = (fields: Readonly<Record<string, string>>, field: string | undefined): string | undefined => {
@@ -32,7 +32,7 @@ export function ownerToLookUp(rule: SObjectRule, fields: Readonly<Record<string,
 }
 
 /**
- * Where the meeting identity comes from (protocols.md §1): a Momentum meeting id, an external
+ * Where the meeting identity comes from (docs/protocols.md §1): a Momentum meeting id, an external
  * source {id, type}, and/or meetingDetails. A host email alone identifies no meeting.
  */
 export function extractMeeting(
@@ -70,7 +70,7 @@ export function extractMeeting(
     return { reason: [`${empty.join(', ')} ${empty.length === 1 ? 'is' : 'are'} empty`, ...problems].join('; ') };
   }
 
-  // With momentumMeetingId "the other fields are not needed" (protocols.md §1): send only the id.
+  // With momentumMeetingId "the other fields are not needed" (docs/protocols.md §1): send only the id.
   const details: MeetingDetails =
     momentumMeetingId !== undefined
       ? { momentumMeetingId }

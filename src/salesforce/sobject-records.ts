@@ -16,7 +16,7 @@ export interface RecordsResult {
 /**
  * The Salesforce ids a notification carries, by the rule: explicit fields first, then the
  * record's own Id (`useRecordIdAs`), then `recordIdFields` classified by key prefix, first found
- * wins. Every id is normalised to 18 characters (protocols.md §2) before it is forwarded.
+ * wins. Every id is normalised to 18 characters (docs/protocols.md §2) before it is forwarded.
  */
 export function extractRecords(rule: SObjectRule, fields: Readonly<Record<string, string>>): RecordsResult {
   const found: Partial<Record<RecordKind, string>> = {};

@@ -1,5 +1,5 @@
 /**
- * Durable state of Google Calendar watching (protocols.md §3): which calendars are watched, their
+ * Durable state of Google Calendar watching (docs/protocols.md §3): which calendars are watched, their
  * incremental-sync token, their push channels, and a lease so that among several instances only
  * one creates and renews channels. Times are epoch milliseconds.
  */

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Logger } from '../core/logger.ts';
 
 /**
- * Cross-instance wake-ups (issue 3: "PostgreSQL: LISTEN/NOTIFY across instances"). One dedicated
+ * Cross-instance wake-ups. One dedicated
  * connection LISTENs; when it drops (pg_terminate_backend, failover) it reconnects on its own with
  * backoff and then wakes the workers once, because notifications sent while it was away are lost.
  */

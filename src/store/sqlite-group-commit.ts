@@ -2,8 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { WalSync } from './wal-sync.ts';
 
 /**
- * Group commit for SQLite (issue 3: "concurrent writers are batched into one transaction so
- * throughput does not stop at one fsync per request"). Write calls made in the same turn of the
+ * Group commit for SQLite. Write calls made in the same turn of the
  * event loop are queued and run in one BEGIN IMMEDIATE … COMMIT, each inside its own SAVEPOINT so a
  * failing call rolls back only its own changes and rejects only its own promise. Every promise
  * settles after the COMMIT returned.

@@ -37,7 +37,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
   if (location !== ':memory:') mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
   const db = new DatabaseSync(location, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
   // WAL lets reads run beside the writer. An ingested message is on disk (the WAL fsynced) before
-  // the sender is acknowledged (issue 3); sqlite-group-commit.ts and wal-sync.ts say how.
+  // the sender is acknowledged; sqlite-group-commit.ts and wal-sync.ts say how.
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA wal_autocheckpoint = 10000');
   db.exec('PRAGMA synchronous = FULL');

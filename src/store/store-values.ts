@@ -14,7 +14,7 @@ export function fromJson(text: unknown): unknown {
 export const EXCERPT_MAX_BYTES = 4096;
 
 /**
- * Cuts a response excerpt to at most 4 KB of UTF-8 (issue 3: "response excerpt ≤ 4 KB"), on a
+ * Cuts a response excerpt to at most 4 KB of UTF-8, on a
  * character boundary so the stored text never ends in half a character.
  */
 export function truncateExcerpt(text: string | undefined, maxBytes = EXCERPT_MAX_BYTES): string | null {
