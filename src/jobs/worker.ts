@@ -42,7 +42,7 @@ export interface WorkerOptions {
    * WORKER_PREFETCH: most jobs claimed ahead of need, waiting for a free slot (default 32). Each
    * claim and each outcome is a write; with jobs waiting, a finished slot starts the next one at
    * once, and the queue is refilled in chunks once half of it is gone, each claim sharing its
-   * commit with the outcomes stored meanwhile (see sqlite-group-commit.ts). 0 claims only for
+   * commit with the outcomes stored meanwhile (see sqlite/group-commit.ts). 0 claims only for
    * free slots.
    */
   prefetch?: number;

@@ -1,8 +1,8 @@
 import winston from 'winston';
 import { AppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import { openPostgresStore } from './postgres-store.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openPostgresStore } from './postgres/store.ts';
+import { openSqliteStore } from './sqlite/store.ts';
 import type { Store } from './types.ts';
 
 export interface OpenStoreOptions {

@@ -2,7 +2,7 @@ import type { ChannelStore } from './channel-store.ts';
 
 /**
  * The store's contract: the only way the rest of the bridge reads or writes durable state.
- * Two engines implement it (sqlite-store.ts, postgres-store.ts); one conformance suite tests both.
+ * Two engines implement it (sqlite/store.ts, postgres/store.ts); one conformance suite tests both.
  * Times are epoch milliseconds; payloads are JSON-serialisable values.
  */
 

@@ -15,7 +15,7 @@ import { captureLogs } from '../support/log-capture.ts';
 
 /*
  * The calendar surfaces through the real startBridge wiring (not a harness that assembles the
- * pieces itself): a wiring slip in src/bridge.ts or src/delivery-runtime.ts fails here.
+ * pieces itself): a wiring slip in src/bridge.ts or src/job-handlers.ts fails here.
  */
 
 const ANA = 'ana.rep@example.com';

@@ -82,11 +82,13 @@ describe.skipIf(!DATABASE_URL)(`pacing after an idle spell, two bridges on Postg
     );
     expect(momentum.rateLimited).toBe(0);
     expect(figures.busiest).toBeLessThanOrEqual(LIMIT.requests);
+    // "At once" is well under half a window: a call held for the budget waits a whole window, while
+    // a loaded 2-core machine can take a second to map and send 20 changes.
     // b: the half a left went at once (each sent as soon as stored); the other half waited until a's calls had left the window.
-    expect(Math.max(...bWaits)).toBeLessThan(LIMIT.windowMs / 4);
+    expect(Math.max(...bWaits)).toBeLessThan(LIMIT.windowMs / 2);
     expect(b[HALF]! - a[0]!).toBeGreaterThanOrEqual(LIMIT.windowMs);
     // c: after a whole idle window the full budget at once (each of the first N sent as soon as stored), and not one call more.
-    expect(Math.max(...cWaits)).toBeLessThan(LIMIT.windowMs / 4);
+    expect(Math.max(...cWaits)).toBeLessThan(LIMIT.windowMs / 2);
     expect(c[LIMIT.requests]! - c[0]!).toBeGreaterThanOrEqual(LIMIT.windowMs);
   });
 });

@@ -3,7 +3,7 @@ import pg from 'pg';
 import winston from 'winston';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.ts';
-import { openPostgresStore } from '../../src/store/postgres-store.ts';
+import { openPostgresStore } from '../../src/store/postgres/store.ts';
 import { SQL } from '../../src/store/sql.ts';
 import type { Job, Store } from '../../src/store/types.ts';
 import { registerStoreConformance } from './conformance.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGroupCommit, LAZY_FLUSH_MS, LAZY_FLUSH_SIZE } from '../../src/store/sqlite-group-commit.ts';
+import { createGroupCommit, LAZY_FLUSH_MS, LAZY_FLUSH_SIZE } from '../../src/store/sqlite/group-commit.ts';
 
 describe('sqlite group commit', () => {
   let dir: string;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWalSync } from '../../src/store/wal-sync.ts';
+import { createWalSync } from '../../src/store/sqlite/wal-sync.ts';
 
 describe('createWalSync', () => {
   const dirs: string[] = [];

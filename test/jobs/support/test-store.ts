@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import winston from 'winston';
-import { openSqliteStore } from '../../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
 import type { Store } from '../../../src/store/types.ts';
 
 /** A real SQLite store on its own file in its own temp directory, removed on close. */

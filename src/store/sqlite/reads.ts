@@ -1,7 +1,7 @@
-import type { ReadMethods } from './postgres-reads.ts';
-import { eventListQuery, jobCountQuery, jobListQuery, READ_SQL, statsFromRows, statsSince } from './read-sql.ts';
-import { eventFromRow, jobFromRow, messageFromRow } from './row-mappers.ts';
-import type { SqliteQueries } from './sqlite-queries.ts';
+import type { ReadMethods } from '../postgres/reads.ts';
+import { eventListQuery, jobCountQuery, jobListQuery, READ_SQL, statsFromRows, statsSince } from '../read-sql.ts';
+import { eventFromRow, jobFromRow, messageFromRow } from '../row-mappers.ts';
+import type { SqliteQueries } from './queries.ts';
 
 type Run = <T>(work: () => T) => Promise<T>;
 

@@ -1,6 +1,6 @@
-import { MIGRATIONS_TABLE, migrationsFor } from './migrations.ts';
-import type { PgDatabase } from './postgres-pool.ts';
-import { PG } from './postgres-sql.ts';
+import { MIGRATIONS_TABLE, migrationsFor } from '../migrations.ts';
+import type { PgDatabase } from './pool.ts';
+import { PG } from './sql.ts';
 
 /**
  * Applies the migrations this schema has not seen, all in one transaction (DDL is transactional on

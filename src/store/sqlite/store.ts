@@ -1,21 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { AppError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
-import { createJobsNotifier } from './jobs-notifier.ts';
-import { attemptFromRow, eventFromRow, jobFromRow } from './row-mappers.ts';
-import { SQL } from './sql.ts';
-import { createGroupCommit } from './sqlite-group-commit.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
+import { createJobsNotifier } from '../jobs-notifier.ts';
+import { attemptFromRow, eventFromRow, jobFromRow } from '../row-mappers.ts';
+import { SQL } from '../sql.ts';
+import { createGroupCommit } from './group-commit.ts';
 import { createWalSync } from './wal-sync.ts';
-import { claimJobs, enqueueJobs, finishJob, ingestMessage, readRateState } from './sqlite-jobs.ts';
-import { migrateSqlite } from './sqlite-migrate.ts';
-import { enqueueReplays } from './sqlite-replays.ts';
-import { createQueries, type Param } from './sqlite-queries.ts';
-import { sqliteReads } from './sqlite-reads.ts';
-import { createWriteHealth } from './sqlite-write-health.ts';
-import { createSqlChannelStore } from './sql-channel-store.ts';
-import type { Store } from './types.ts';
+import { claimJobs, enqueueJobs, finishJob, ingestMessage, readRateState } from './jobs.ts';
+import { migrateSqlite } from './migrate.ts';
+import { enqueueReplays } from './replays.ts';
+import { createQueries, type Param } from './queries.ts';
+import { sqliteReads } from './reads.ts';
+import { createWriteHealth } from './write-health.ts';
+import { createSqlChannelStore } from '../sql-channel-store.ts';
+import type { Store } from '../types.ts';
 
 // Another process on the same file (a restart overlapping the old one) holds the write lock briefly.
 const BUSY_TIMEOUT_MS = 5000;
@@ -37,7 +37,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
   if (location !== ':memory:') mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
   const db = new DatabaseSync(location, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
   // WAL lets reads run beside the writer. An ingested message is on disk (the WAL fsynced) before
-  // the sender is acknowledged; sqlite-group-commit.ts and wal-sync.ts say how.
+  // the sender is acknowledged; group-commit.ts and wal-sync.ts say how.
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA wal_autocheckpoint = 10000');
   db.exec('PRAGMA synchronous = FULL');
@@ -47,7 +47,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
 
   const q = createQueries(db);
   const walSync = location === ':memory:' ? undefined : createWalSync(`${location}-wal`);
-  // A full disk fails writes while reads still answer: the ping reports it (sqlite-write-health.ts).
+  // A full disk fails writes while reads still answer: the ping reports it (write-health.ts).
   const health = createWriteHealth({ db, commit: (work) => batches.run(work), logger });
   const batches = createGroupCommit(db, walSync, (error) => health.notice(error));
   const notifier = createJobsNotifier(logger);
@@ -61,7 +61,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     ensureOpen();
     return batches.run(work);
   };
-  // Queue bookkeeping: losing it to a power cut only re-runs a job (see sqlite-group-commit.ts).
+  // Queue bookkeeping: losing it to a power cut only re-runs a job (see group-commit.ts).
   const bookkeeping = async <T>(work: () => T, lazy = false): Promise<T> => {
     ensureOpen();
     return batches.run(work, { durable: false, lazy });

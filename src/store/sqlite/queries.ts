@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { Row } from './row-mappers.ts';
-import { toSqlite } from './sql.ts';
+import type { Row } from '../row-mappers.ts';
+import { toSqlite } from '../sql.ts';
 
 export type Param = SQLInputValue;
 

@@ -1,4 +1,4 @@
-import { SQL, THIS_RUNS_SLOT } from './sql.ts';
+import { SQL, THIS_RUNS_SLOT } from '../sql.ts';
 
 /** PostgreSQL-only statements: set-based bulk writes (unnest), row locks and advisory locks. */
 

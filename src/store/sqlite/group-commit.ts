@@ -56,7 +56,7 @@ type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
  * `onFailure` sees the error of every call that fails, and of every WAL sync that fails (the engine
- * watches them for a full disk, see sqlite-write-health.ts); a call that succeeds costs it nothing.
+ * watches them for a full disk, see write-health.ts); a call that succeeds costs it nothing.
  */
 export function createGroupCommit(db: DatabaseSync, walSync?: WalSync, onFailure?: (error: unknown) => void): GroupCommit {
   let queue: Queued[] = [];

@@ -1,15 +1,15 @@
-import { attemptParams, finishParams, finishWakes, keysOf, pickClaimable, type Candidate } from './job-rules.ts';
-import { isOlderState, meetingVersionOf, staleReason } from './meeting-order.ts';
-import { freeSlots } from './rate-log.ts';
-import type { Client } from './postgres-pool.ts';
-import { PG } from './postgres-sql.ts';
-import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, type Row } from './row-mappers.ts';
-import { SQL } from './sql.ts';
-import { boundKey, toJson } from './store-values.ts';
-import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from './types.ts';
-import { JOB_PRIORITY } from './types.ts';
+import { attemptParams, finishParams, finishWakes, keysOf, pickClaimable, type Candidate } from '../job-rules.ts';
+import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
+import { freeSlots } from '../rate-log.ts';
+import type { Client } from './pool.ts';
+import { PG } from './sql.ts';
+import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, type Row } from '../row-mappers.ts';
+import { SQL } from '../sql.ts';
+import { boundKey, toJson } from '../store-values.ts';
+import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from '../types.ts';
+import { JOB_PRIORITY } from '../types.ts';
 
-/** The PostgreSQL engine's write operations, each run inside a transaction by postgres-store.ts. */
+/** The PostgreSQL engine's write operations, each run inside a transaction by store.ts. */
 
 const rows = async (client: Client, sql: string, params: unknown[]): Promise<Row[]> => (await client.query(sql, params)).rows as Row[];
 

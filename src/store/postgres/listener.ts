@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../../core/logger.ts';
 
 /**
  * Cross-instance wake-ups. One dedicated

@@ -1,6 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { AppError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
 
 /**
  * Whether the SQLite store can write, for /readyz. A full disk does not show in a read: the ping's

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../core/logger.ts';
-import { createJobsNotifier } from './jobs-notifier.ts';
-import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './postgres-jobs.ts';
-import { startPgListener } from './postgres-listener.ts';
-import { ensureSchema, migratePostgres } from './postgres-migrate.ts';
-import { type Client, connectionConfig, createPgDatabase } from './postgres-pool.ts';
-import { PG } from './postgres-sql.ts';
-import { finishWakes, keysOf } from './job-rules.ts';
-import { postgresReads } from './postgres-reads.ts';
-import { enqueueReplays } from './postgres-replays.ts';
-import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from './row-mappers.ts';
-import { SQL } from './sql.ts';
-import { createSqlChannelStore } from './sql-channel-store.ts';
-import type { FinishJob, Store } from './types.ts';
+import type { Logger } from '../../core/logger.ts';
+import { createJobsNotifier } from '../jobs-notifier.ts';
+import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './jobs.ts';
+import { startPgListener } from './listener.ts';
+import { ensureSchema, migratePostgres } from './migrate.ts';
+import { type Client, connectionConfig, createPgDatabase } from './pool.ts';
+import { PG } from './sql.ts';
+import { finishWakes, keysOf } from '../job-rules.ts';
+import { postgresReads } from './reads.ts';
+import { enqueueReplays } from './replays.ts';
+import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from '../row-mappers.ts';
+import { SQL } from '../sql.ts';
+import { createSqlChannelStore } from '../sql-channel-store.ts';
+import type { FinishJob, Store } from '../types.ts';
 
 export interface PostgresStoreOptions {
   poolMax: number;

@@ -1,12 +1,12 @@
-import { attemptParams, finishParams, finishWakes, pickClaimable, type Candidate } from './job-rules.ts';
-import { isOlderState, meetingVersionOf, staleReason } from './meeting-order.ts';
-import { freeSlots } from './rate-log.ts';
-import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow } from './row-mappers.ts';
-import { SQL } from './sql.ts';
-import type { SqliteQueries } from './sqlite-queries.ts';
-import { boundKey, toJson } from './store-values.ts';
-import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from './types.ts';
-import { JOB_PRIORITY } from './types.ts';
+import { attemptParams, finishParams, finishWakes, pickClaimable, type Candidate } from '../job-rules.ts';
+import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
+import { freeSlots } from '../rate-log.ts';
+import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow } from '../row-mappers.ts';
+import { SQL } from '../sql.ts';
+import type { SqliteQueries } from './queries.ts';
+import { boundKey, toJson } from '../store-values.ts';
+import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from '../types.ts';
+import { JOB_PRIORITY } from '../types.ts';
 
 /**
  * The SQLite engine's write operations. Each is synchronous and runs inside a group-commit batch

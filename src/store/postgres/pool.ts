@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import type { Logger } from '../core/logger.ts';
-import type { Row } from './row-mappers.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { Row } from '../row-mappers.ts';
 
 /**
  * The PostgreSQL connection layer: a pool whose BIGINTs arrive as numbers, whose connections use

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { MIGRATIONS_TABLE, migrationsFor } from './migrations.ts';
+import { MIGRATIONS_TABLE, migrationsFor } from '../migrations.ts';
 
 /**
  * Applies the migrations this database has not seen, each in its own IMMEDIATE transaction (which
