@@ -9,12 +9,13 @@ import { replaceReadmeBlock } from './lib/readme-block.ts';
  * `npm run bench`: the ingest, backlog, quota-burst and idle-latency benchmarks one after the
  * other, each in a fresh process (no JIT or heap carried from one to the next), then
  * bench/results/latest.md (the one result kept in the repository), bench/results/latest.json
- * (not committed) and the README block between `<!-- bench:start -->` and `<!-- bench:end -->`.
+ * (not committed) and the block of docs/performance.md between `<!-- bench:start -->` and `<!-- bench:end -->`.
  * Each benchmark hands its result over as bench/results/<name>.json (not committed either).
  */
 
 const BENCHES = ['ingest', 'backlog', 'quota', 'latency'] as const;
-const readmePath = path.resolve(import.meta.dirname, '../README.md');
+// The summary table lives in docs/performance.md, between its bench markers.
+const readmePath = path.resolve(import.meta.dirname, '../docs/performance.md');
 
 async function runBench(name: string): Promise<number> {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, `${name}.ts`)], { stdio: 'inherit' });
@@ -43,7 +44,7 @@ writeFileSync(path.join(resultsDir, 'latest.md'), markdown);
 
 const first = results[0];
 const block = [
-  `Output of \`npm run bench\` (${date.slice(0, 10)}); details, per-run tables and method notes in [bench/results/latest.md](bench/results/latest.md), findings in [docs/performance.md](docs/performance.md).`,
+  `Output of \`npm run bench\` (${date.slice(0, 10)}); details, per-run tables and method notes in [bench/results/latest.md](../bench/results/latest.md); findings below.`,
   '',
   first ? machineLine(first.machine, date) : '',
   '',
@@ -53,7 +54,7 @@ const block = [
 writeFileSync(readmePath, replaceReadmeBlock(readFileSync(readmePath, 'utf8'), block));
 
 console.log(`\n${markdown}`);
-console.log(`wrote bench/results/latest.md, bench/results/latest.json and the README benchmark block`);
+console.log(`wrote bench/results/latest.md, bench/results/latest.json and the benchmark block of docs/performance.md`);
 if (failed.length > 0) {
   console.error(`benchmarks that failed to run: ${failed.join(', ')}`);
   process.exitCode = 1;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { configSchema, settingMeta, settingNames } from '../src/core/config.ts';
 
 /*
- * Documentation generated from the config schema, so the README table and .env.example cannot
+ * Documentation generated from the config schema, so docs/configuration.md's table and .env.example cannot
  * drift from what the service accepts. `npm run docs:settings` rewrites both; tests fail when
  * either differs from the schema.
  */
@@ -42,7 +42,7 @@ const cell = (text: string) => text.replaceAll('|', '\\|');
 const prose = (text: string) => cell(text).replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 const code = (text: string) => (text === '' ? '*(empty)*' : `\`${cell(text)}\``);
 
-/** The Markdown settings table of the README. */
+/** The Markdown settings table of docs/configuration.md. */
 export function renderSettingsTable(docs = settingDocs()): string {
   const rows = docs.map(
     (doc) =>
@@ -51,15 +51,15 @@ export function renderSettingsTable(docs = settingDocs()): string {
   return ['| Setting | Default | Example | Description |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-/** Replaces what lies between the settings markers of a README; throws when the markers are missing. */
+/** Replaces what lies between the settings markers of a document; throws when the markers are missing. */
 export function replaceSettingsSection(readme: string, table = renderSettingsTable()): string {
   const start = readme.indexOf(SETTINGS_START);
   const end = readme.indexOf(SETTINGS_END);
-  if (start < 0 || end < start) throw new Error(`README lacks the ${SETTINGS_START} … ${SETTINGS_END} markers`);
+  if (start < 0 || end < start) throw new Error(`the document lacks the ${SETTINGS_START} … ${SETTINGS_END} markers`);
   return `${readme.slice(0, start + SETTINGS_START.length)}\n${table}\n${readme.slice(end)}`;
 }
 
-/** The settings section currently in a README (between the markers), or undefined. */
+/** The settings section currently in a document (between the markers), or undefined. */
 export function settingsSection(readme: string): string | undefined {
   const start = readme.indexOf(SETTINGS_START);
   const end = readme.indexOf(SETTINGS_END);
@@ -79,7 +79,7 @@ export function renderEnvExample(docs = settingDocs()): string {
   const header = [
     '# crm-sync-bridge settings. Copy to .env (read at start when present) and change what you need;',
     '# variables set in the real environment win over this file. Values below are the defaults.',
-    '# Generated from src/config.ts by `npm run docs:settings`; test/foundation/env-example.test.ts keeps it in step.',
+    '# Generated from src/core/config.ts by `npm run docs:settings`; test/foundation/env-example.test.ts keeps it in step.',
   ];
   const blocks = docs.map((doc) => {
     const comment = `# ${doc.secret ? 'Secret: keep it out of version control. ' : ''}${doc.description.replace(/\.$/, '')}. Example: ${doc.example}`;

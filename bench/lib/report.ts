@@ -3,7 +3,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { round } from './stats.ts';
 
-/** One row of the README table: a measured value next to its baseline and its target. */
+/** One row of the summary table (docs/performance.md): a measured value next to its baseline and its target. */
 export interface TargetRow {
   metric: string;
   measured: number;

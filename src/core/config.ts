@@ -4,7 +4,7 @@ import { parseCidr } from './cidr-allowlist.ts';
 
 /**
  * The single source of settings. Every entry carries a description and an example through
- * zod's `.meta()`: startup errors, `.env.example` and the README settings table read them.
+ * zod's `.meta()`: startup errors, `.env.example` and the settings table in docs/configuration.md read them.
  */
 
 type Meta = { description: string; example: string; secret?: boolean };

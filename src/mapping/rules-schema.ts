@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The mapping rules file (MAPPING_FILE): how a Salesforce sObject becomes a Momentum remap, and
- * the calendar section the calendar mapper reads. One schema; the loader, the README fragment and
+ * the calendar section the calendar mapper reads. One schema; the loader, docs/salesforce.md and
  * deploy/mapping.example.json follow it. Strict objects: a misspelt key is an error, not a no-op.
  */
 

@@ -6,7 +6,7 @@ import type { NewJob } from './types.ts';
  * in and on whichever instance. "Newer" comes from the source, never from when mapping ended:
  * the source's own version (a Salesforce record's SystemModstamp, a calendar event's `updated`)
  * when both states carry one and they differ, else the order of receipt (the inbound event's id,
- * given by the database in commit order of the ingest). See docs on delivery ordering in README.
+ * given by the database in commit order of the ingest). docs/delivery.md says what operators see.
  */
 export interface MeetingVersion {
   sourceVersion: number | null;

@@ -4,18 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { settingNames } from '../../src/core/config.ts';
 import { renderSettingsTable, settingsSection } from '../../scripts/settings-docs.ts';
 
-const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
 
-describe('README settings table', () => {
+describe('docs/configuration.md settings table', () => {
   it('when compared with the table generated from the config schema, then it is identical', () => {
     // Arrange
     const generated = renderSettingsTable();
 
     // Act
-    const inReadme = settingsSection(readme);
+    const inDoc = settingsSection(doc);
 
     // Assert
-    expect(inReadme, 'README settings table is stale: run npm run docs:settings').toBe(generated);
+    expect(inDoc, 'the settings table in docs/configuration.md is stale: run npm run docs:settings').toBe(generated);
   });
 
   it('when generated, then it has one row per setting, in schema order', () => {
