@@ -6,7 +6,7 @@ import { AppError } from '../src/core/errors.ts';
 import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
 import { webhookHeaders } from '../src/calendar/standard-webhooks.ts';
 import type { Logger } from '../src/core/logger.ts';
-import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
+import type { Inbox, InboundEvent, NewJob } from '../src/store/types.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { countRefusals } from '../src/metrics/refusal-counter.ts';
 
@@ -14,7 +14,7 @@ export const CALENDAR_EVENTS_PATH = '/calendar/events';
 
 export interface CalendarEventsRouterDeps {
   config: Pick<Config, 'CALENDAR_WEBHOOK_SECRETS' | 'CALENDAR_MAX_BODY'>;
-  store: Pick<Store, 'ingest'>;
+  store: Pick<Inbox, 'ingest'>;
   logger: Logger;
   /** Jobs made for each new event; one `map-event` job by default. */
   jobsFor?: (event: InboundEvent) => NewJob[];

@@ -7,7 +7,7 @@ import { NOTIFICATIONS_PATH, type ChannelManager } from '../src/google/channels.
 import { GoogleApiError } from '../src/google/google-api-error.ts';
 import { createPushReceiver } from '../src/google/push-receiver.ts';
 import type { Logger } from '../src/core/logger.ts';
-import type { Store } from '../src/store/types.ts';
+import type { JobQueue } from '../src/store/types.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { countRefusals } from '../src/metrics/refusal-counter.ts';
 
@@ -15,7 +15,7 @@ export const GOOGLE_NOTIFICATIONS_PATH = NOTIFICATIONS_PATH;
 
 export interface GoogleCalendarRouterDeps {
   channels: Pick<ChannelStore, 'getChannel'>;
-  store: Pick<Store, 'enqueue'>;
+  store: Pick<JobQueue, 'enqueue'>;
   logger: Logger;
   metrics?: InboundMetrics;
 }

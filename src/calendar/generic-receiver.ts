@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { findUnstorable, type UnstorableValue } from '../http/inbound-text.ts';
 import { verifyStandardWebhook, type HeaderPrefix, type VerifyFailure } from './standard-webhooks.ts';
-import type { InboundEvent, NewJob, Store } from '../store/types.ts';
+import type { InboundEvent, NewJob, Inbox } from '../store/types.ts';
 import { genericCalendarEventSchema } from './generic-event-schema.ts';
 import { normaliseGenericEvent } from './normalise.ts';
 
@@ -25,7 +25,7 @@ export type GenericReceiveOutcome =
 
 export interface GenericReceiverDeps {
   secrets: readonly string[];
-  store: Pick<Store, 'ingest'>;
+  store: Pick<Inbox, 'ingest'>;
   jobsFor: (event: InboundEvent) => NewJob[];
   now?: () => number;
 }

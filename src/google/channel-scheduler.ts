@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../core/logger.ts';
-import type { Store } from '../store/types.ts';
+import type { JobQueue } from '../store/types.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
 import type { ChannelManager } from './channels.ts';
 import { enqueueBackstopSyncs } from './sync-jobs.ts';
@@ -11,7 +11,7 @@ export const CHANNEL_LEASE = 'google-channels';
 export interface GoogleSchedulerOptions {
   manager: ChannelManager;
   channels: ChannelStore;
-  jobs: Pick<Store, 'enqueue'>;
+  jobs: Pick<JobQueue, 'enqueue'>;
   logger: Logger;
   /** How often channels are checked for creation and renewal. */
   maintainEveryMs?: number;

@@ -1,7 +1,7 @@
 import { ConfigError, type Config } from '../core/config.ts';
 import type { JobHandler } from '../jobs/types.ts';
 import type { Logger } from '../core/logger.ts';
-import type { Store } from '../store/types.ts';
+import type { Inbox, JobQueue } from '../store/types.ts';
 import { createCalendarClient, type CalendarClient } from './calendar-client.ts';
 import { startGoogleScheduler, type GoogleScheduler } from './channel-scheduler.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
@@ -41,7 +41,7 @@ export interface GoogleRuntime {
  */
 export function createGoogleRuntime(
   config: GoogleSettings,
-  deps: { store: Pick<Store, 'ingest' | 'enqueue'>; channels: ChannelStore | undefined; logger: Logger; now?: () => number },
+  deps: { store: Pick<Inbox, 'ingest'> & Pick<JobQueue, 'enqueue'>; channels: ChannelStore | undefined; logger: Logger; now?: () => number },
 ): GoogleRuntime | undefined {
   const key = loadServiceAccountKey({ json: config.GOOGLE_SERVICE_ACCOUNT_KEY, file: config.GOOGLE_SERVICE_ACCOUNT_KEY_FILE });
   if (key === undefined) {

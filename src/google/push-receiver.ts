@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Channel, ChannelStore } from '../store/channel-store.ts';
 import { calendarSyncJob } from './sync-jobs.ts';
-import type { Store } from '../store/types.ts';
+import type { JobQueue } from '../store/types.ts';
 
 /**
  * One Google Calendar push notification (docs/protocols.md §3): an empty POST whose headers name the
@@ -53,7 +53,7 @@ function checkHeaders(headers: PushHeaders): { channelId: string; state: Resourc
   return { channelId, state: resourceState as ResourceState };
 }
 
-export function createPushReceiver(deps: { channels: Pick<ChannelStore, 'getChannel'>; jobs: Pick<Store, 'enqueue'> }) {
+export function createPushReceiver(deps: { channels: Pick<ChannelStore, 'getChannel'>; jobs: Pick<JobQueue, 'enqueue'> }) {
   return async (headers: PushHeaders): Promise<PushOutcome> => {
     const checked = checkHeaders(headers);
     if ('message' in checked) return { kind: 'invalid', message: checked.message };

@@ -1,7 +1,7 @@
 import { normaliseGoogleEvent } from './normalise-google-event.ts';
 import { mapEventJobs } from '../mapping/map-event-handler.ts';
 import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
-import type { InboundEvent, NewJob, Store } from '../store/types.ts';
+import type { InboundEvent, NewJob, Inbox } from '../store/types.ts';
 import type { CalendarClient, ListQuery } from './calendar-client.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
 import { GoogleApiError } from './google-api-error.ts';
@@ -14,7 +14,7 @@ const MAX_FULL_SYNC_RESTARTS = 1;
 export interface SyncHandlerDeps {
   channels: ChannelStore;
   client: CalendarClient;
-  store: Pick<Store, 'ingest'>;
+  store: Pick<Inbox, 'ingest'>;
   /** INTERNAL_EMAIL_DOMAINS (for the "no external attendees" skip). */
   internalDomains: readonly string[];
   /** GOOGLE_FULL_SYNC_DAYS and GOOGLE_FULL_SYNC_DAYS_AHEAD: the window of a full sync. */

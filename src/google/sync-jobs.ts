@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Job, NewJob, Store } from '../store/types.ts';
+import type { Job, NewJob, JobQueue } from '../store/types.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
 
 export const CALENDAR_SYNC_JOB = 'calendar-sync';
@@ -26,7 +26,7 @@ export function calendarSyncJob(payload: CalendarSyncPayload): NewJob {
  * The backstop (docs/protocols.md §3: notifications can be dropped): one sync per watched calendar, on
  * its live channel's key, or on the calendar's own key when it has no channel (watch failing).
  */
-export async function enqueueBackstopSyncs(channels: ChannelStore, jobs: Pick<Store, 'enqueue'>): Promise<Job[]> {
+export async function enqueueBackstopSyncs(channels: ChannelStore, jobs: Pick<JobQueue, 'enqueue'>): Promise<Job[]> {
   const live = await channels.activeChannels();
   const calendars = (await channels.listCalendars()).filter((calendar) => calendar.watching);
   const wanted = calendars.map((calendar) =>

@@ -1,5 +1,5 @@
 import type { Worker } from '../jobs/worker.ts';
-import type { Store } from '../store/types.ts';
+import type { StoreLifecycle } from '../store/types.ts';
 
 export interface ReadinessCheck {
   name: string;
@@ -15,7 +15,7 @@ export interface ReadinessCheck {
  * database fails it until connections come back; SQLite fails it, naming why, while its writes fail
  * for want of disk), and the worker is running (it stops on SIGTERM).
  */
-export function bridgeReadiness(store: Pick<Store, 'ping'>, worker: Pick<Worker, 'isRunning'>): ReadinessCheck[] {
+export function bridgeReadiness(store: Pick<StoreLifecycle, 'ping'>, worker: Pick<Worker, 'isRunning'>): ReadinessCheck[] {
   return [
     { name: 'store', check: () => store.ping() },
     // Throw, not `void Promise.reject(…)`: a discarded rejection passes the check and crashes the process.

@@ -1,10 +1,10 @@
 import type { Logger } from '../core/logger.ts';
-import type { Store } from '../store/types.ts';
+import type { JobQueue } from '../store/types.ts';
 import type { ActiveJob } from './active-jobs.ts';
 import { messageOf } from './run-job.ts';
 
 export interface LeaseKeeperOptions {
-  store: Pick<Store, 'extendLeases'>;
+  store: Pick<JobQueue, 'extendLeases'>;
   logger: Logger;
   owner: string;
   leaseMs: number;

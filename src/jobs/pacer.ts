@@ -1,4 +1,4 @@
-import type { ClaimPacing, Store } from '../store/types.ts';
+import type { ClaimPacing, RateBudget } from '../store/types.ts';
 
 /** MOMENTUM_RATE_LIMIT parsed: `requests` per `windowMs`. */
 export interface RateLimit {
@@ -6,7 +6,7 @@ export interface RateLimit {
   windowMs: number;
 }
 
-export type PacerStore = Pick<Store, 'rateState' | 'blockRate'>;
+export type PacerStore = Pick<RateBudget, 'rateState' | 'blockRate'>;
 
 /** A budget as operators see it (admin stats, console). */
 export interface BudgetView {

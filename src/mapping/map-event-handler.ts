@@ -3,7 +3,7 @@ import type { HandlerResult, JobHandler } from '../jobs/types.ts';
 import type { Logger } from '../core/logger.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { remapJob } from '../momentum/delivery-jobs.ts';
-import type { InboundEvent, NewJob, Store } from '../store/types.ts';
+import type { InboundEvent, NewJob, Inbox } from '../store/types.ts';
 import { CrmLookupError, UnmappableEventError, type EventMapper } from './event-mapper.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
 import { sourceRecordKey, sourceVersionOf } from './source-record.ts';
@@ -28,7 +28,7 @@ export function mapEventJobs(event: Pick<InboundEvent, 'id' | 'source' | 'parsed
 const mapEventPayloadSchema = z.object({ eventId: z.number().int().positive() });
 
 export interface MapEventHandlerDeps {
-  store: Pick<Store, 'getEvent'>;
+  store: Pick<Inbox, 'getEvent'>;
   logger: Logger;
   /** The mapper of each event source, by InboundEvent.source (`salesforce`, `google`, `calendar`): each integration brings its own. */
   mappers: Readonly<Record<string, EventMapper>>;

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../core/logger.ts';
-import type { Store } from '../store/types.ts';
+import type { AdminReads } from '../store/types.ts';
 import { statusClass, type BridgeMetrics } from './bridge-metrics.ts';
 import { registerQueueGauges } from './queue-gauges.ts';
 
@@ -18,7 +18,7 @@ export interface PrometheusMetrics {
 export interface PrometheusMetricsOptions {
   logger: Logger;
   /** Source of the queue gauges, read at each scrape; without it they are not registered. */
-  store?: Pick<Store, 'stats'>;
+  store?: Pick<AdminReads, 'stats'>;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];

@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../core/logger.ts';
-import type { JobState, Store, StoreStats } from '../store/types.ts';
+import type { JobState, StoreStats, AdminReads } from '../store/types.ts';
 
 // Every state, so a kind's gauge drops to 0 instead of vanishing when its last job leaves a state.
 const JOB_STATES = Object.keys({
@@ -20,7 +20,7 @@ type Snapshot = { ok: true; stats: StoreStats } | { ok: false };
  * it, so every instance on one database reports the same numbers and a restart loses nothing.
  * One stats() call per scrape, shared by the gauges (prom-client collects them concurrently).
  */
-export function registerQueueGauges(registry: Registry, store: Pick<Store, 'stats'>, logger: Logger): void {
+export function registerQueueGauges(registry: Registry, store: Pick<AdminReads, 'stats'>, logger: Logger): void {
   let inflight: Promise<Snapshot> | undefined;
   const snapshot = () =>
     (inflight ??= store

@@ -1,6 +1,6 @@
 import type { JobContext, JobHandler } from '../jobs/types.ts';
 import type { Logger } from '../core/logger.ts';
-import type { Job, Store } from '../store/types.ts';
+import type { Job, JobQueue } from '../store/types.ts';
 import type { MomentumCallResult, MomentumClient } from './client.ts';
 import { invalidRequest, toHandlerResult, type PacingDeps } from './delivery-outcome.ts';
 import { describeIssues, importDeliveryPayloadSchema, remapDeliveryPayloadSchema, type RemapDeliveryPayload } from './schemas.ts';
@@ -14,7 +14,7 @@ export interface DeliveryDeps extends PacingDeps {
 
 export interface RemapHandlerDeps extends DeliveryDeps {
   /** Only the read behind the "unchanged → not re-sent" rule. */
-  store: Pick<Store, 'lastSucceeded'>;
+  store: Pick<JobQueue, 'lastSucceeded'>;
 }
 
 /** `remap` jobs: validate, skip if unchanged, send (the claim already took the call's slot), classify. */

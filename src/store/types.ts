@@ -234,17 +234,25 @@ export type ReplayGuard = 'anyReplay' | 'activeReplay';
 /** One replay asked of enqueueReplays: the one made, or the existing replay that stood in the way. */
 export type ReplayResult = { replayOf: number; created: Job } | { replayOf: number; existingReplayId: number };
 
-export interface Store {
+/** Opening, health and closing: what the process and /readyz need. */
+export interface StoreLifecycle {
   readonly engine: 'sqlite' | 'postgres';
-  /** Google Calendar watch channels, watched calendars and singleton leases, in the same database. */
-  readonly channels: ChannelStore;
   migrate(): Promise<void>;
   /** Resolves while the store answers. SQLite also rejects (an AppError, 503) while its writes fail for want of disk. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
 
+/** The inbox: what the senders' receivers write before they acknowledge, and the mapping job reads. */
+export interface Inbox {
   /** Stores a message and its new events, and the jobs `jobsFor` makes for each new event, in one transaction. */
   ingest(message: NewInboundMessage, jobsFor: (event: InboundEvent) => NewJob[]): Promise<IngestResult>;
+  getEvent(id: number): Promise<InboundEvent | undefined>;
+  getMessage(id: number): Promise<InboundMessage | undefined>;
+}
+
+/** The durable job queue: producers enqueue, the worker claims, runs and finishes. */
+export interface JobQueue {
   enqueue(jobs: NewJob[]): Promise<Job[]>;
   /**
    * Enqueues replays (jobs whose `replayOf` names a stored original), each only if its original has
@@ -268,22 +276,27 @@ export interface Store {
    * its budget's next free slot) or the first lease expiry, for the worker's timer.
    */
   nextDueAt(pacing?: ClaimPacing): Promise<number | undefined>;
-
   getJob(id: number): Promise<Job | undefined>;
   getAttempts(jobId: number): Promise<Attempt[]>;
-  getEvent(id: number): Promise<InboundEvent | undefined>;
   /** The newest succeeded job of this kind and key, for the "unchanged → not re-sent" rule. */
   lastSucceeded(kind: string, coalesceKey: string): Promise<Job | undefined>;
+  /** Calls `listener` whenever jobs may have become claimable (this process, or others via the database). */
+  onJobsAvailable(listener: () => void): () => void;
+}
 
+/** What operators read and change through the admin API, and the metrics' queue gauges. */
+export interface AdminReads {
   /** Counts by kind and state, oldest pending age per kind, dead in the last 24 h (metrics, admin). */
   stats(now?: number): Promise<StoreStats>;
   listJobs(query: JobListQuery): Promise<Job[]>;
   countJobs(filter: JobFilter): Promise<number>;
   listEvents(query: EventListQuery): Promise<InboundEvent[]>;
-  getMessage(id: number): Promise<InboundMessage | undefined>;
   /** Pending → cancelled with the reason, atomically; undefined when the job is not pending (or unknown). */
   cancelJob(id: number, reason: string, now?: number): Promise<Job | undefined>;
+}
 
+/** The upstream budgets: the pacing log of call slots (taken by JobQueue.claim) and blocks. */
+export interface RateBudget {
   /**
    * The pacing log kept in the database (one row per call in the last window), so every instance
    * on this store shares one budget and a restart forgets nothing. Slots are taken by claim().
@@ -291,7 +304,16 @@ export interface Store {
   rateState(key: string, requests: number, windowMs: number): Promise<RateState>;
   /** No call slots on `key` until `untilMs` (a 429, or the upstream saying its budget is spent), later of two blocks wins. */
   blockRate(key: string, untilMs: number): Promise<void>;
-
-  /** Calls `listener` whenever jobs may have become claimable (this process, or others via the database). */
-  onJobsAvailable(listener: () => void): () => void;
 }
+
+/** Google Calendar watch channels, watched calendars and singleton leases, in the same database. */
+export interface CalendarChannels {
+  readonly channels: ChannelStore;
+}
+
+/**
+ * The store's contract: the only way the rest of the bridge reads or writes durable state, as
+ * roles that callers ask for by name. Two engines implement it (sqlite/store.ts,
+ * postgres/store.ts); one conformance suite tests both.
+ */
+export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels {}
