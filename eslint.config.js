@@ -23,6 +23,16 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules for the service: a promise nobody awaits or catches loses its error (an
+    // unhandled rejection ends the process), and a promise where a callback is expected is never awaited.
+    files: ['src/**/*.ts', 'routes/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['test/**', 'bench/**'],
     rules: { 'no-console': 'off' },
   },
