@@ -127,9 +127,7 @@ export function createWorker(options: WorkerOptions): Worker {
       if (jobs.length > 0) notifyClaimed(jobs);
       // Claimed while stop() began: not started, stop() releases their leases (after their call slots).
       if (state !== 'running') return giveBackSlots(jobs);
-      // Paced jobs take the free slots first: each was claimed with a call slot, for a free slot, to
-      // start at once. Behind an unpaced job claimed with it, it would wait while its slot's time ran.
-      for (const job of [...jobs.filter((claimed) => claimed.rateKey !== null), ...jobs.filter((claimed) => claimed.rateKey === null)]) {
+      for (const job of jobs) {
         // Its lease expired while this worker still holds it (the lease keeper could not reach the
         // store): the claim renewed the lease, and the run or wait already under way goes on.
         const held = active.get(job.id) ?? waiting.find((entry) => entry.job.id === job.id);
