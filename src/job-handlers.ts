@@ -50,7 +50,8 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     apiKey: config.MOMENTUM_API_KEY ?? 'sandbox',
     timeoutMs: config.MOMENTUM_TIMEOUT_MS,
   });
-  const pacer = createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: config.MOMENTUM_RATE_LIMIT }]);
+  // A call never answered counts against the budget until its timeout: it may have reached Momentum until then.
+  const pacer = createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: config.MOMENTUM_RATE_LIMIT, callTimeoutMs: config.MOMENTUM_TIMEOUT_MS }]);
   const registry = createJobRegistry();
   const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
   registry.register('remap', createRemapHandler({ ...delivery, store }));

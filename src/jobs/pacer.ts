@@ -35,9 +35,11 @@ export interface Pacer {
   view(key: string): Promise<BudgetView | undefined>;
 }
 
-export function createPacer(store: PacerStore, budgets: ReadonlyArray<{ key: string; limit: RateLimit | undefined }>): Pacer {
+export function createPacer(store: PacerStore, budgets: ReadonlyArray<{ key: string; limit: RateLimit | undefined; callTimeoutMs?: number }>): Pacer {
   const limits = new Map(budgets.map((budget) => [budget.key, budget.limit]));
-  const claimBudgets = budgets.map((budget) => (budget.limit === undefined ? { key: budget.key } : { key: budget.key, limit: budget.limit }));
+  const claimBudgets = budgets.map(({ key, limit, callTimeoutMs }) =>
+    limit === undefined ? { key } : { key, limit, ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }) },
+  );
   return {
     claimPacing: (max) => ({ budgets: claimBudgets, max }),
     async block(key, untilMs) {

@@ -94,4 +94,36 @@ describe('worker pacing', () => {
     for (const job of jobs) expect(await store.getJob(job.id)).toMatchObject({ state: 'pending', leaseOwner: null, attempts: 0 });
     expect(afterStop.used).toBe(0);
   });
+
+  it('when a process dies after its call reached the upstream, then no call follows within a window of the latest moment that call could have arrived', async () => {
+    // Arrange: one call per 800 ms; a call takes at most 400 ms (its timeout).
+    const limit = { requests: 1, windowMs: 800 };
+    const callTimeoutMs = 400;
+    const store = await openTestStore();
+    const recorder = await startRecordingServer();
+    const pacer = createPacer(store, [{ key: KEY, limit, callTimeoutMs }]);
+    const worker = createWorker({
+      store, logger: captureLogger().logger, concurrency: 1, retrySchedule: [0, 50], leaseMs: 60_000, maxIdleMs: 1_000, pacer,
+      registry: createJobRegistry({ post: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
+    });
+    cleanups.push(async () => {
+      await worker.stop(1_000);
+      await recorder.close();
+      await store.close();
+    });
+    const [, live] = await store.enqueue([0, 1].map((index) => ({ kind: 'post', payload: { index }, rateKey: KEY })));
+    // The dead process: it claimed the first job with its slot, its call reached the upstream 300 ms
+    // later (a slow start), and it died before storing the answer.
+    await store.claim({ owner: 'dead-process', limit: 1, leaseMs: 60_000, pacing: pacer.claimPacing(1) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const deadCallArrivedAt = Date.now();
+
+    // Act
+    worker.start();
+    await waitFor('the live job to be sent', () => recorder.requests.some((request) => request.jobId === live!.id), 5_000);
+
+    // Assert: a strict upstream never sees the two calls within one window.
+    const liveCallArrivedAt = recorder.requests.find((request) => request.jobId === live!.id)!.at;
+    expect(liveCallArrivedAt - deadCallArrivedAt).toBeGreaterThanOrEqual(limit.windowMs);
+  });
 });

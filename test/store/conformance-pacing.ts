@@ -81,6 +81,23 @@ export function pacingConformance(harness: StoreHarness): void {
       expect(after.nextFreeAt - before.nextFreeAt).toBeGreaterThanOrEqual(25);
     });
 
+    it('when a paced job is claimed under a call timeout, then until its answer settles it, its slot counts as a call arriving at that timeout', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      const pacing: ClaimPacing = { budgets: [{ key, limit: { requests: 1, windowMs: WINDOW_MS }, callTimeoutMs: 30_000 }], max: 10 };
+      const [queued] = await store.enqueue([job({ rateKey: key })]);
+      await claimPaced(store, 'w1', pacing);
+
+      const unsettled = await store.rateState(key, 1, WINDOW_MS);
+      await store.finish({ jobId: queued!.id, leaseOwner: 'w1', outcome: { state: 'succeeded' }, attempt: { startedAt: T0, durationMs: 5, status: 200 }, rateSlot: 'settle' });
+      const settled = await store.rateState(key, 1, WINDOW_MS);
+
+      // Never answered (a dead process), the call may have arrived up to its timeout after the claim.
+      expect(unsettled.nextFreeAt - unsettled.at).toBeGreaterThan(WINDOW_MS + 30_000 - 5_000);
+      expect(settled.used).toBe(1);
+      expect(settled.nextFreeAt - settled.at).toBeLessThanOrEqual(WINDOW_MS);
+    });
+
     it('when a retried job’s next run makes no call, then only that run’s slot is given back: the call of its first run still counts', async () => {
       const { store } = await fixture.fresh();
       const key = uniqueKey('budget');

@@ -156,9 +156,11 @@ export async function claimJobs(client: Client, options: ClaimOptions & { now: n
   if (picked.length === 0) return [];
   const claimed = await rows(client, PG.markClaimed, [picked.map((job) => job.id), owner, now + leaseMs, now]);
   // Each paced job's call slot, in the claim's transaction: the budget is spent before the job can run.
+  // Dated at the latest moment the call may reach the upstream until its answer settles it.
   for (const key of slots.keys()) {
     const ofKey = picked.filter((job) => job.rateKey === key).map((job) => job.id);
-    if (ofKey.length > 0) await client.query(PG.insertSlots, [key, ofKey, clock]);
+    const callTimeoutMs = pacing?.budgets.find((budget) => budget.key === key)?.callTimeoutMs ?? 0;
+    if (ofKey.length > 0) await client.query(PG.insertSlots, [key, ofKey, clock + callTimeoutMs]);
   }
   const byId = new Map(claimed.map((row) => [Number(row.id), jobFromRow(row)]));
   return picked.flatMap((job) => byId.get(job.id) ?? []);

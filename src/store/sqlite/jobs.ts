@@ -116,6 +116,7 @@ export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: numbe
   const slots = new Map<string, number>();
   // Call slots are real time, whatever clock decides what is due: the upstream counts in real time.
   const clock = Date.now();
+  const callTimeouts = new Map(pacing?.budgets.map((budget) => [budget.key, budget.callTimeoutMs ?? 0]));
   if (pacing === undefined) {
     candidates.push(...[...q.all(SQL.claimExpired, now, limit), ...q.all(SQL.claimPending, now, limit)].map(candidateFromRow));
   } else {
@@ -135,7 +136,8 @@ export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: numbe
   return pickClaimable(candidates, limit, slots).flatMap((picked) => {
     if (q.run(SQL.markClaimed, picked.id, owner, now + leaseMs, now) === 0) return [];
     // Its call slot, taken in the claim's transaction: the budget is spent before the job can run.
-    if (picked.rateKey !== null && slots.has(picked.rateKey)) q.run(SQL.insertSlot, picked.rateKey, picked.id, clock);
+    // Dated at the latest moment the call may reach the upstream until its answer settles it.
+    if (picked.rateKey !== null && slots.has(picked.rateKey)) q.run(SQL.insertSlot, picked.rateKey, picked.id, clock + (callTimeouts.get(picked.rateKey) ?? 0));
     const row = q.get(SQL.getJob, picked.id);
     return row === undefined ? [] : [jobFromRow(row)];
   });
