@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -8,7 +9,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
+    plugins: { 'simple-import-sort': simpleImportSort },
     rules: {
+      'simple-import-sort/imports': 'error',
+      'simple-import-sort/exports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
     },
@@ -19,7 +23,14 @@ export default tseslint.config(
     // Node's own globals (process, Buffer…) are switched off: they do not exist in the browser.
     languageOptions: {
       sourceType: 'module',
-      globals: { ...Object.fromEntries(Object.keys(globals.node).filter((name) => !(name in globals.browser)).map((name) => [name, 'off'])), ...globals.browser },
+      globals: {
+        ...Object.fromEntries(
+          Object.keys(globals.node)
+            .filter((name) => !(name in globals.browser))
+            .map((name) => [name, 'off']),
+        ),
+        ...globals.browser,
+      },
     },
   },
   {

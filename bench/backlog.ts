@@ -1,5 +1,5 @@
-import { PRODUCTION_NODE_FLAGS } from './lib/production-node-flags.ts';
 import { type DeepQueueResult, runDeepQueue, SHALLOW_DEPTH } from './lib/deep-queue.ts';
+import { PRODUCTION_NODE_FLAGS } from './lib/production-node-flags.ts';
 import { type BenchResult, machine, renderMarkdown, type TargetRow, targetRow, writeResult } from './lib/report.ts';
 
 /**
@@ -58,11 +58,19 @@ export async function runBacklogBench(): Promise<BenchResult> {
     tables: [
       {
         title: `Claim latency and memory (SQLite) at depth ${SHALLOW_DEPTH.toLocaleString('en-US')} vs full depth`,
-        columns: ['Depth', 'Claim p50 ms', 'Claim p90 ms', 'Claim p99 ms', 'Worker claim+finish jobs/s', 'Peak RSS claiming MB', 'Peak RSS filling MB', 'Live heap after GC MB', 'Fill jobs/s', 'DB file MB'],
-        rows: [
-          [deep.claimShallow, deep.fillShallow] as const,
-          [deep.claimDeep, deep.fillDeep] as const,
-        ].map(([claimed, filled]) => [
+        columns: [
+          'Depth',
+          'Claim p50 ms',
+          'Claim p90 ms',
+          'Claim p99 ms',
+          'Worker claim+finish jobs/s',
+          'Peak RSS claiming MB',
+          'Peak RSS filling MB',
+          'Live heap after GC MB',
+          'Fill jobs/s',
+          'DB file MB',
+        ],
+        rows: [[deep.claimShallow, deep.fillShallow] as const, [deep.claimDeep, deep.fillDeep] as const].map(([claimed, filled]) => [
           claimed.depth,
           claimed.latency.p50,
           claimed.latency.p90,

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+
 import autocannon, { type AutocannonResult } from 'autocannon';
+
 import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
 import { startChild } from './lib/child.ts';
 import { createMessageFactory } from './lib/outbound-messages.ts';
@@ -142,7 +144,9 @@ export async function runIngestBench(): Promise<BenchResult> {
     for (let round_ = 1; round_ <= ROUNDS; round_++) {
       for (const server of SERVERS) {
         const run = await measure(server, notifications);
-        console.log(`ingest ×${notifications} round ${round_} ${server}: ${round(run.messagesPerSecond)} msg/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${round(run.cpuMicrosPerMessage)} µs CPU/msg`);
+        console.log(
+          `ingest ×${notifications} round ${round_} ${server}: ${round(run.messagesPerSecond)} msg/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${round(run.cpuMicrosPerMessage)} µs CPU/msg`,
+        );
         rounds.get(server)?.push(run);
       }
     }
@@ -164,9 +168,11 @@ export async function runIngestBench(): Promise<BenchResult> {
     `The p99 < 50 ms target is read for 1-notification messages: with ${CONNECTIONS} connections always busy, mean latency = ${CONNECTIONS} ÷ messages/s (Little's law), so 100-notification messages at the 30,000 notifications/s target (300 msg/s) average ${Math.round((CONNECTIONS / 300) * 1000)} ms by arithmetic alone.`,
   ];
   const lost = summaries.filter((s) => s.lostAcks > 0);
-  if (lost.length > 0) notes.push(`WARNING: fewer notifications stored than acknowledged: ${lost.map((s) => `×${s.notifications}: ${s.lostAcks}`).join(', ')}.`);
+  if (lost.length > 0)
+    notes.push(`WARNING: fewer notifications stored than acknowledged: ${lost.map((s) => `×${s.notifications}: ${s.lostAcks}`).join(', ')}.`);
   const failures = summaries.filter((s) => s.failed > 0);
-  if (failures.length > 0) notes.push(`Non-2xx, errors or client timeouts (10 s): ${failures.map((s) => `${s.server} ×${s.notifications}: ${s.failed}`).join(', ')}.`);
+  if (failures.length > 0)
+    notes.push(`Non-2xx, errors or client timeouts (10 s): ${failures.map((s) => `${s.server} ×${s.notifications}: ${s.failed}`).join(', ')}.`);
 
   return {
     name: 'ingest',
@@ -174,7 +180,14 @@ export async function runIngestBench(): Promise<BenchResult> {
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     machine: machineInfo,
-    settings: { connections: CONNECTIONS, rounds: ROUNDS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, store: 'sqlite (file, WAL, synchronous=FULL)', worker: 'off' },
+    settings: {
+      connections: CONNECTIONS,
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      store: 'sqlite (file, WAL, synchronous=FULL)',
+      worker: 'off',
+    },
     targets: [
       targetRow({
         metric: '1-notification messages/s',
@@ -212,7 +225,19 @@ export async function runIngestBench(): Promise<BenchResult> {
     tables: [
       {
         title: `Ingest at ${CONNECTIONS} connections (medians of ${ROUNDS} rounds)`,
-        columns: ['Server', 'Notifications/message', 'Messages/s', 'min–max msg/s', 'Notifications/s', 'p50 ms', 'p99 ms', 'Server CPU µs/msg', 'Acked', 'Non-2xx/errors', 'Server peak RSS MB'],
+        columns: [
+          'Server',
+          'Notifications/message',
+          'Messages/s',
+          'min–max msg/s',
+          'Notifications/s',
+          'p50 ms',
+          'p99 ms',
+          'Server CPU µs/msg',
+          'Acked',
+          'Non-2xx/errors',
+          'Server peak RSS MB',
+        ],
         rows: summaries.map((s) => [
           s.server,
           s.notifications,

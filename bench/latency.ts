@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import { Agent } from 'undici';
+
 import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
 import { ORG_ID } from '../test/ingest/outbound-message-builder.ts';
 import { startBenchFake } from './lib/bench-fake.ts';
@@ -8,7 +10,7 @@ import { createMessageFactory, subjectOf } from './lib/outbound-messages.ts';
 import { benchSchema, dropSchema, postgresUnavailable, postgresUrl, schemaUrl } from './lib/pg-schema.ts';
 import { remapRequest } from './lib/remap-jobs.ts';
 import { type BenchResult, machine, renderMarkdown, type TargetRow, targetRow, writeResult } from './lib/report.ts';
-import { distribution, type Distribution } from './lib/stats.ts';
+import { type Distribution, distribution } from './lib/stats.ts';
 
 /**
  * bench:latency: how long an idle bridge takes from acknowledging a Salesforce notification to
@@ -74,7 +76,13 @@ async function bridgePhase(bridgeUrl: string, remaps: ReturnType<typeof arrivals
     for (let sent = 0; sent < count; sent++) {
       const { xml, recordIds } = nextMessage();
       const sentAt = performance.now();
-      const response = await agent.request({ origin: bridgeUrl, path: OUTBOUND_MESSAGE_PATH, method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' }, body: xml });
+      const response = await agent.request({
+        origin: bridgeUrl,
+        path: OUTBOUND_MESSAGE_PATH,
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
+        body: xml,
+      });
       await response.body.text();
       const ackAt = performance.now();
       if (response.statusCode !== 200) throw new Error(`bridge answered ${response.statusCode}`);
@@ -197,7 +205,8 @@ export async function runLatencyBench(): Promise<BenchResult> {
     `${MESSAGES} one-notification messages one at a time, each sent ${GAP_MS} ms after the previous remap arrived, after ${WARMUP_MESSAGES} warm-up messages. ack → remap: from the sender receiving the 200 ack to the fake having the whole remap body. Floor: a direct undici POST of a remap to the same fake, send → body received, one at a time with the same gap.`,
   );
   for (const result of results) {
-    if (result.missing > 0) notes.push(`WARNING: ${result.engine}: ${result.missing} acknowledged notifications never reached the fake within ${WAIT_FOR_REMAP_MS / 1000} s.`);
+    if (result.missing > 0)
+      notes.push(`WARNING: ${result.engine}: ${result.missing} acknowledged notifications never reached the fake within ${WAIT_FOR_REMAP_MS / 1000} s.`);
     if (result.duplicates > 0) notes.push(`WARNING: ${result.engine}: ${result.duplicates} remaps arrived more than once.`);
   }
 
@@ -212,8 +221,32 @@ export async function runLatencyBench(): Promise<BenchResult> {
     tables: [
       {
         title: 'Latency distribution (ms)',
-        columns: ['Store', 'Ack p50', 'Ack p95', 'Ack → remap p50', 'Ack → remap p90', 'Ack → remap p95', 'Ack → remap p99', 'Ack → remap max', 'Floor p50', 'Floor p95', 'Remaps measured'],
-        rows: results.map((r) => [r.engine, r.ack.p50, r.ack.p95, r.ackToRemap.p50, r.ackToRemap.p90, r.ackToRemap.p95, r.ackToRemap.p99, r.ackToRemap.max, r.floor.p50, r.floor.p95, r.ackToRemap.count]),
+        columns: [
+          'Store',
+          'Ack p50',
+          'Ack p95',
+          'Ack → remap p50',
+          'Ack → remap p90',
+          'Ack → remap p95',
+          'Ack → remap p99',
+          'Ack → remap max',
+          'Floor p50',
+          'Floor p95',
+          'Remaps measured',
+        ],
+        rows: results.map((r) => [
+          r.engine,
+          r.ack.p50,
+          r.ack.p95,
+          r.ackToRemap.p50,
+          r.ackToRemap.p90,
+          r.ackToRemap.p95,
+          r.ackToRemap.p99,
+          r.ackToRemap.max,
+          r.floor.p50,
+          r.floor.p95,
+          r.ackToRemap.count,
+        ]),
       },
     ],
     notes,

@@ -1,14 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import { Agent } from 'undici';
+
 import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
 import { parseDuration } from '../src/core/durations.ts';
 import { ORG_ID } from '../test/ingest/outbound-message-builder.ts';
-import { analyseBurst, type BurstAnalysis } from './lib/burst-analysis.ts';
-import { burstMessage, burstStateOf } from './lib/burst-messages.ts';
-import { metricSum } from './lib/prometheus-text.ts';
 import { scrapeMetrics, unfinishedJobs } from './lib/bridge-metrics.ts';
 import { type BridgeChild, startBridgeProcess } from './lib/bridge-process.ts';
+import { analyseBurst, type BurstAnalysis } from './lib/burst-analysis.ts';
+import { burstMessage, burstStateOf } from './lib/burst-messages.ts';
 import { benchSchema, dropSchema, postgresUnavailable, postgresUrl, schemaUrl } from './lib/pg-schema.ts';
+import { metricSum } from './lib/prometheus-text.ts';
 import { startQuotaFake } from './lib/quota-fake.ts';
 import { type BenchResult, machine, renderMarkdown, type TargetRow, targetRow, writeResult } from './lib/report.ts';
 import { round, runPool } from './lib/stats.ts';
@@ -41,7 +43,8 @@ function parseLimit(text: string): { requests: number; windowMs: number } {
   const [count, window] = text.split('/');
   const requests = Number(count);
   const windowMs = window === undefined ? undefined : parseDuration(window);
-  if (!Number.isInteger(requests) || requests < 1 || windowMs === undefined) throw new Error(`BENCH_QUOTA_LIMIT: expected <requests>/<window> such as 20/10s, got ${text}`);
+  if (!Number.isInteger(requests) || requests < 1 || windowMs === undefined)
+    throw new Error(`BENCH_QUOTA_LIMIT: expected <requests>/<window> such as 20/10s, got ${text}`);
   return { requests, windowMs };
 }
 
@@ -63,7 +66,11 @@ interface BurstRun {
 /** Sends update 1 of every meeting, then update 2 of every meeting, …: a bulk change made M times. */
 async function sendBurst(bridges: readonly BridgeChild[]): Promise<number> {
   const agent = new Agent({ connections: SENDERS });
-  const order = Array.from({ length: MEETINGS * UPDATES }, (_, index) => ({ meeting: index % MEETINGS, update: Math.floor(index / MEETINGS) + 1, sequence: index + 1 }));
+  const order = Array.from({ length: MEETINGS * UPDATES }, (_, index) => ({
+    meeting: index % MEETINGS,
+    update: Math.floor(index / MEETINGS) + 1,
+    sequence: index + 1,
+  }));
   let next = 0;
   let lastAck = 0;
   try {
@@ -137,9 +144,15 @@ async function burstRun(label: string, bridgeCount: number, databaseUrl: string 
     const primary = bridges[0] as BridgeChild;
     const drained = await until(async () => (await unfinishedJobs(primary.url, UNFINISHED_KINDS)) === 0, deadline);
     const expositions = await Promise.all(bridges.map((bridge) => scrapeMetrics(bridge.url)));
-    const claims = expositions.reduce((sum, text) => sum + PACED_KINDS.reduce((kinds, kind) => kinds + metricSum(text, 'bridge_job_claims_total', { kind }), 0), 0);
+    const claims = expositions.reduce(
+      (sum, text) => sum + PACED_KINDS.reduce((kinds, kind) => kinds + metricSum(text, 'bridge_job_claims_total', { kind }), 0),
+      0,
+    );
     const remapStates = Object.fromEntries(
-      ['succeeded', 'superseded', 'skipped', 'dead', 'pending', 'running'].map((state) => [state, metricSum(expositions[0] ?? '', 'bridge_jobs', { kind: 'remap', state })]),
+      ['succeeded', 'superseded', 'skipped', 'dead', 'pending', 'running'].map((state) => [
+        state,
+        metricSum(expositions[0] ?? '', 'bridge_jobs', { kind: 'remap', state }),
+      ]),
     );
     return { label, bridges: bridgeCount, analysis: analyse(), claims, remapStates, ingestMs: lastAck - startedAt, startedAt, drained };
   } finally {

@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type BenchResult, machine, renderMarkdown, resultsDir, targetsTable, machineLine } from './lib/report.ts';
+
 import { replaceReadmeBlock } from './lib/readme-block.ts';
+import { type BenchResult, machine, machineLine, renderMarkdown, resultsDir, targetsTable } from './lib/report.ts';
 
 /**
  * `npm run bench`: the ingest, backlog, quota-burst and idle-latency benchmarks one after the

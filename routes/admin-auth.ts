@@ -1,4 +1,5 @@
 import type { RequestHandler, Response } from 'express';
+
 import { createApiKeyMatcher, presentedKey } from '../src/admin/api-keys.ts';
 import { AppError } from '../src/core/errors.ts';
 import { recordAuthFailure } from '../src/http/auth-failure-limit.ts';

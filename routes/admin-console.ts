@@ -1,7 +1,8 @@
-import express, { Router } from 'express';
-import helmet from 'helmet';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import express, { Router } from 'express';
+import helmet from 'helmet';
 
 /** The operator console's static files: served by the bridge itself, no CDN, no data inside. */
 export const CONSOLE_DIR = fileURLToPath(new URL('../console', import.meta.url));
@@ -40,7 +41,13 @@ export function adminConsoleRouter(): Router {
     '/admin/assets',
     consoleCsp,
     // no-cache: the browser revalidates (ETag), so a deployed console is never mixed with old modules.
-    express.static(path.join(CONSOLE_DIR, 'assets'), { index: false, redirect: false, fallthrough: true, cacheControl: false, setHeaders: (res) => res.set('Cache-Control', 'no-cache') }),
+    express.static(path.join(CONSOLE_DIR, 'assets'), {
+      index: false,
+      redirect: false,
+      fallthrough: true,
+      cacheControl: false,
+      setHeaders: (res) => res.set('Cache-Control', 'no-cache'),
+    }),
   );
   return router;
 }

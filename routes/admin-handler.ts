@@ -1,9 +1,10 @@
 import type { ErrorRequestHandler, Request, Router } from 'express';
 import type { z } from 'zod';
+
 import type { AdminRouteSpec, InputOf } from '../src/admin/route-spec.ts';
 import { AppError } from '../src/core/errors.ts';
-import { findUnstorable } from '../src/http/inbound-text.ts';
 import type { Logger } from '../src/core/logger.ts';
+import { findUnstorable } from '../src/http/inbound-text.ts';
 import { adminKeyFingerprint } from './admin-auth.ts';
 
 export interface AdminInput<S extends AdminRouteSpec> {
@@ -34,7 +35,10 @@ function parse<T extends z.ZodType | undefined>(schema: T, value: unknown, part:
   if (!result.success) {
     const issues = issuesOf(result.error);
     const first = issues[0];
-    throw new AppError(`invalid_${part}`, `invalid ${part}: ${first ? `${first.path || '(root)'}: ${first.message}` : 'rejected'}`, { status: 400, details: issues });
+    throw new AppError(`invalid_${part}`, `invalid ${part}: ${first ? `${first.path || '(root)'}: ${first.message}` : 'rejected'}`, {
+      status: 400,
+      details: issues,
+    });
   }
   return result.data as InputOf<T>;
 }
@@ -42,7 +46,9 @@ function parse<T extends z.ZodType | undefined>(schema: T, value: unknown, part:
 function requireJson(req: Request): void {
   // An empty body is not "JSON": the schema would see undefined and answer with a vaguer 400.
   if (!req.is('application/json')) {
-    throw new AppError('unsupported_media_type', `Content-Type ${JSON.stringify(req.get('content-type') ?? '(none)')} is not accepted; send application/json`, { status: 415 });
+    throw new AppError('unsupported_media_type', `Content-Type ${JSON.stringify(req.get('content-type') ?? '(none)')} is not accepted; send application/json`, {
+      status: 415,
+    });
   }
 }
 
@@ -59,7 +65,8 @@ export function bindAdminRoute<S extends AdminRouteSpec>(router: Router, logger:
     const reply = await run(input);
     // Issue 5: every change is logged with the key's fingerprint (never the key) and what it changed.
     // A mutating route that changed nothing (a dry run) leaves no change line.
-    if (spec.mutating && reply.changed !== undefined) logger.info('admin change', { action: spec.operationId, keyFingerprint: input.keyFingerprint, ...reply.changed });
+    if (spec.mutating && reply.changed !== undefined)
+      logger.info('admin change', { action: spec.operationId, keyFingerprint: input.keyFingerprint, ...reply.changed });
     res.status(spec.success.status).json(reply.body);
   });
 }

@@ -1,5 +1,7 @@
-import express, { Router } from 'express';
 import { readFileSync } from 'node:fs';
+
+import express, { Router } from 'express';
+
 import { bulkReplay } from '../src/admin/bulk-replay.ts';
 import { deliveryDetail, listDeliveries } from '../src/admin/deliveries.ts';
 import { inboundEventDetail, listInboundEvents, reprocessEvent } from '../src/admin/events.ts';

@@ -1,14 +1,15 @@
-import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import { mapEventJobs } from '../src/mapping/map-event-handler.ts';
+import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+
 import { createGenericReceiver } from '../src/calendar/generic-receiver.ts';
+import { webhookHeaders } from '../src/calendar/standard-webhooks.ts';
 import type { Config } from '../src/core/config.ts';
 import { AppError } from '../src/core/errors.ts';
-import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
-import { webhookHeaders } from '../src/calendar/standard-webhooks.ts';
 import type { Logger } from '../src/core/logger.ts';
-import type { Inbox, InboundEvent, NewJob } from '../src/store/types.ts';
+import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
+import { mapEventJobs } from '../src/mapping/map-event-handler.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { countRefusals } from '../src/metrics/refusal-counter.ts';
+import type { InboundEvent, Inbox, NewJob } from '../src/store/types.ts';
 
 export const CALENDAR_EVENTS_PATH = '/calendar/events';
 
@@ -30,9 +31,15 @@ const requireJson: RequestHandler = (req, _res, next) => {
 };
 
 // body-parser's own 413 says "request entity too large"; say which limit and how big.
-const tooLarge = (maxBody: number): ErrorRequestHandler => (error, _req, _res, next) => {
-  next((error as { type?: unknown }).type === 'entity.too.large' ? new AppError('body_too_large', `body is larger than CALENDAR_MAX_BODY (${maxBody} bytes)`, { status: 413 }) : error);
-};
+const tooLarge =
+  (maxBody: number): ErrorRequestHandler =>
+  (error, _req, _res, next) => {
+    next(
+      (error as { type?: unknown }).type === 'entity.too.large'
+        ? new AppError('body_too_large', `body is larger than CALENDAR_MAX_BODY (${maxBody} bytes)`, { status: 413 })
+        : error,
+    );
+  };
 
 /**
  * `POST /calendar/events`: one meeting from any calendar, signed with Standard Webhooks (under
@@ -44,7 +51,11 @@ export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
   const receive = createGenericReceiver({ secrets, store: deps.store, jobsFor: deps.jobsFor ?? mapEventJobs, ...(deps.now ? { now: deps.now } : {}) });
   const router = Router();
   const requireConfigured: RequestHandler = (_req, _res, next) =>
-    next(secrets.length === 0 ? new AppError('calendar_events_not_configured', 'set CALENDAR_WEBHOOK_SECRETS to accept signed calendar events', { status: 503 }) : undefined);
+    next(
+      secrets.length === 0
+        ? new AppError('calendar_events_not_configured', 'set CALENDAR_WEBHOOK_SECRETS to accept signed calendar events', { status: 503 })
+        : undefined,
+    );
   // The signature covers the exact bytes: the body is kept raw, never re-serialised before checking.
   const readRaw = express.raw({ type: () => true, limit: deps.config.CALENDAR_MAX_BODY });
 

@@ -1,15 +1,16 @@
-import express, { Router, type RequestHandler } from 'express';
+import express, { type RequestHandler, Router } from 'express';
 import { z } from 'zod';
+
 import { AppError } from '../src/core/errors.ts';
-import { hasControlCharacter } from '../src/http/inbound-text.ts';
-import type { ChannelStore } from '../src/store/channel-store.ts';
-import { NOTIFICATIONS_PATH, type ChannelManager } from '../src/google/channels.ts';
+import type { Logger } from '../src/core/logger.ts';
+import { type ChannelManager, NOTIFICATIONS_PATH } from '../src/google/channels.ts';
 import { GoogleApiError } from '../src/google/google-api-error.ts';
 import { createPushReceiver } from '../src/google/push-receiver.ts';
-import type { Logger } from '../src/core/logger.ts';
-import type { JobQueue } from '../src/store/types.ts';
+import { hasControlCharacter } from '../src/http/inbound-text.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { countRefusals } from '../src/metrics/refusal-counter.ts';
+import type { ChannelStore } from '../src/store/channel-store.ts';
+import type { JobQueue } from '../src/store/types.ts';
 
 export const GOOGLE_NOTIFICATIONS_PATH = NOTIFICATIONS_PATH;
 
@@ -55,7 +56,12 @@ export function googleCalendarRouter(deps: GoogleCalendarRouterDeps): Router {
       case 'sync_enqueued':
         deps.metrics?.inboundMessage('google', 'acked');
         deps.metrics?.inboundNotifications('google', { acked: 1, duplicate: 0 });
-        deps.logger.info('google notification: sync enqueued', { channelId: outcome.channel.id, calendarId: outcome.channel.calendarId, jobId: outcome.jobId, state: outcome.state });
+        deps.logger.info('google notification: sync enqueued', {
+          channelId: outcome.channel.id,
+          calendarId: outcome.channel.calendarId,
+          jobId: outcome.jobId,
+          state: outcome.state,
+        });
         res.status(200).end();
     }
   });
@@ -86,7 +92,9 @@ export function googleCalendarAdminRouter(deps: { manager: ChannelManager; autho
     watching: status.watching,
     addedBy: status.addedBy,
     hasSyncToken: status.syncToken !== null,
-    channel: status.channel ? { id: status.channel.id, expiration: new Date(status.channel.expiration).toISOString(), createdAt: new Date(status.channel.createdAt).toISOString() } : null,
+    channel: status.channel
+      ? { id: status.channel.id, expiration: new Date(status.channel.expiration).toISOString(), createdAt: new Date(status.channel.createdAt).toISOString() }
+      : null,
   });
 
   router.use('/admin/calendars', deps.authorize);
@@ -95,7 +103,8 @@ export function googleCalendarAdminRouter(deps: { manager: ChannelManager; autho
   });
   router.post('/admin/calendars', express.json({ limit: '4kb' }), async (req, res) => {
     const parsed = calendarBody.safeParse(req.body);
-    if (!parsed.success) throw new AppError('invalid_body', 'expected {"calendarId": "<owner email>"}', { status: 400, details: { issues: parsed.error.issues } });
+    if (!parsed.success)
+      throw new AppError('invalid_body', 'expected {"calendarId": "<owner email>"}', { status: 400, details: { issues: parsed.error.issues } });
     try {
       res.status(201).json(view(await deps.manager.addCalendar(parsed.data.calendarId)));
     } catch (error) {

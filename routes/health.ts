@@ -1,4 +1,5 @@
 import { Router } from 'express';
+
 import { isAppError } from '../src/core/errors.ts';
 import type { Logger } from '../src/core/logger.ts';
 import type { ReadinessCheck } from '../src/http/readiness-checks.ts';

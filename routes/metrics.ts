@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Router, type RequestHandler } from 'express';
+
+import { type RequestHandler, Router } from 'express';
+
 import { AppError } from '../src/core/errors.ts';
 import { recordAuthFailure } from '../src/http/auth-failure-limit.ts';
 import type { MetricsExposition } from '../src/metrics/prometheus-metrics.ts';

@@ -1,12 +1,13 @@
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+
 import type { Config } from '../src/core/config.ts';
 import { AppError, publicError } from '../src/core/errors.ts';
-import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
 import { quoted } from '../src/core/excerpt.ts';
+import type { Logger } from '../src/core/logger.ts';
+import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
+import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { outboundMessageReceiver } from '../src/salesforce/outbound-message-receiver.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE, soapFault } from '../src/salesforce/soap-replies.ts';
-import type { Logger } from '../src/core/logger.ts';
-import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
 
 export const OUTBOUND_MESSAGE_PATH = '/salesforce/outbound-message';

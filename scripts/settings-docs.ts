@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { configSchema, settingMeta, settingNames } from '../src/core/config.ts';
 
 /*

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { renderEnvExample, renderSettingsTable, replaceSettingsSection } from './settings-docs.ts';
 
 /*

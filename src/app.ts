@@ -1,25 +1,26 @@
 import express from 'express';
 import helmet from 'helmet';
-import { healthRouter } from '../routes/health.ts';
-import type { ReadinessCheck } from './http/readiness-checks.ts';
-import { metricsRouter } from '../routes/metrics.ts';
-import { salesforceRouter } from '../routes/salesforce.ts';
+
 import { adminRouter } from '../routes/admin.ts';
 import { adminAuth } from '../routes/admin-auth.ts';
 import { adminConsoleRouter } from '../routes/admin-console.ts';
 import { calendarEventsRouter } from '../routes/calendar-events.ts';
 import { googleCalendarAdminRouter, googleCalendarRouter } from '../routes/google-calendar.ts';
+import { healthRouter } from '../routes/health.ts';
+import { metricsRouter } from '../routes/metrics.ts';
+import { salesforceRouter } from '../routes/salesforce.ts';
 import type { RateBucket } from './admin/stats.ts';
-import type { ChannelManager } from './google/channels.ts';
 import type { Config } from './core/config.ts';
+import type { Logger } from './core/logger.ts';
+import type { ChannelManager } from './google/channels.ts';
 import { accessLog } from './http/access-log.ts';
 import { authFailureLimit } from './http/auth-failure-limit.ts';
 import { jsonErrorHandler, jsonNotFound } from './http/error-handler.ts';
-import { noStore } from './http/no-store.ts';
 import { salesforceGuards } from './http/inbound-guards.ts';
+import { noStore } from './http/no-store.ts';
 import { inboundRateLimit } from './http/rate-limits.ts';
+import type { ReadinessCheck } from './http/readiness-checks.ts';
 import { requestId } from './http/request-id.ts';
-import type { Logger } from './core/logger.ts';
 import type { PrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import type { Store } from './store/types.ts';
 
@@ -57,7 +58,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/calendar', inboundRateLimit(deps.config.INBOUND_RATE_LIMIT, deps.logger));
   if (deps.store) {
     const guards = salesforceGuards(deps.config, deps.logger);
-    app.use(salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger, guards, ...(deps.metrics ? { metrics: deps.metrics.metrics } : {}) }));
+    app.use(
+      salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger, guards, ...(deps.metrics ? { metrics: deps.metrics.metrics } : {}) }),
+    );
   }
   if (deps.store) {
     const inboundMetrics = deps.metrics ? { metrics: deps.metrics.metrics } : {};

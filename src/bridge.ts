@@ -1,17 +1,18 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { createApp } from './app.ts';
 import type { Config } from './core/config.ts';
-import { createJobHandlers, MOMENTUM_RATE_KEY } from './job-handlers.ts';
+import type { Logger } from './core/logger.ts';
 import { closeGracefully } from './http/graceful-close.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { bridgeReadiness } from './http/readiness-checks.ts';
+import { createJobHandlers, MOMENTUM_RATE_KEY } from './job-handlers.ts';
 import type { Pacer } from './jobs/pacer.ts';
 import type { JobRegistry } from './jobs/registry.ts';
 import type { JobFinishedEvent } from './jobs/run-job.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
-import type { Logger } from './core/logger.ts';
 import { countEnqueuedJobs } from './metrics/count-enqueued.ts';
 import { createPrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import { openStore } from './store/open-store.ts';
@@ -38,7 +39,14 @@ export async function openInstrumentedStore(config: Config, logger: Logger, opti
 /** The worker with the settings the config names; benchmarks build theirs with it too. */
 export function workerFromConfig(
   config: Config,
-  parts: { store: Store; registry: JobRegistry; logger: Logger; pacer: Pacer; onJobFinished: (event: JobFinishedEvent) => void; onJobsClaimed?: (jobs: readonly Job[], at: number) => void },
+  parts: {
+    store: Store;
+    registry: JobRegistry;
+    logger: Logger;
+    pacer: Pacer;
+    onJobFinished: (event: JobFinishedEvent) => void;
+    onJobsClaimed?: (jobs: readonly Job[], at: number) => void;
+  },
 ): Worker {
   return createWorker({
     ...parts,

@@ -25,7 +25,9 @@ export interface CrmDirectories {
 export function createCrmDirectories(config: DirectorySettings, logger: Logger): CrmDirectories {
   const auth = salesforceAuthFromConfig(config);
   if (auth === undefined) {
-    logger.warn('Salesforce lookups are off: no SALESFORCE_CLIENT_ID credentials; host emails are not looked up from OwnerId and calendar attendees are not matched (explicit ids and Salesforce links still match)');
+    logger.warn(
+      'Salesforce lookups are off: no SALESFORCE_CLIENT_ID credentials; host emails are not looked up from OwnerId and calendar attendees are not matched (explicit ids and Salesforce links still match)',
+    );
     return { owners: undefined, attendees: undefined };
   }
   logger.info('Salesforce lookups are on', { flow: auth.flow, loginUrl: auth.loginUrl, cacheTtlMs: config.SALESFORCE_LOOKUP_CACHE_TTL });

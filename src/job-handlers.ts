@@ -1,19 +1,19 @@
-import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
-import { createPacer, type Pacer } from './jobs/pacer.ts';
+import { calendarMappers } from './calendar/calendar-mappers.ts';
 import type { Config } from './core/config.ts';
 import type { Logger } from './core/logger.ts';
+import { createCrmDirectories } from './crm-directories.ts';
+import { createGoogleRuntime, type GoogleRuntime } from './google/google-runtime.ts';
+import { createPacer, type Pacer } from './jobs/pacer.ts';
+import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
 import { loadRules } from './mapping/load-rules.ts';
-import type { MappingMetrics } from './metrics/bridge-metrics.ts';
 import { createMapEventHandler, MAP_EVENT_JOB } from './mapping/map-event-handler.ts';
 import type { MappingRules } from './mapping/rules-schema.ts';
+import type { MappingMetrics } from './metrics/bridge-metrics.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
 import { MOMENTUM_RATE_KEY } from './momentum/delivery-jobs.ts';
-import { startSandboxReceiver, type SandboxReceiver } from './momentum/sandbox-receiver.ts';
-import { calendarMappers } from './calendar/calendar-mappers.ts';
-import { createCrmDirectories } from './crm-directories.ts';
+import { type SandboxReceiver, startSandboxReceiver } from './momentum/sandbox-receiver.ts';
 import { createSalesforceEventMapper } from './salesforce/salesforce-event-mapper.ts';
-import { createGoogleRuntime, type GoogleRuntime } from './google/google-runtime.ts';
 import type { Store } from './store/types.ts';
 
 export { MOMENTUM_RATE_KEY } from './momentum/delivery-jobs.ts';

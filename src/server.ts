@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig, secretValues } from './core/config.ts';
 import { startBridge } from './bridge.ts';
+import { ConfigError, loadConfig, secretValues } from './core/config.ts';
 import { createLogger } from './core/logger.ts';
 import { MappingRulesError } from './mapping/load-rules.ts';
 

@@ -10,5 +10,8 @@ export async function scrapeMetrics(bridgeUrl: string): Promise<string> {
 /** Jobs of `kinds` still pending or running, store-wide (the gauge reads the store at scrape time). */
 export async function unfinishedJobs(bridgeUrl: string, kinds: readonly string[]): Promise<number> {
   const text = await scrapeMetrics(bridgeUrl);
-  return kinds.reduce((sum, kind) => sum + metricSum(text, 'bridge_jobs', { kind, state: 'pending' }) + metricSum(text, 'bridge_jobs', { kind, state: 'running' }), 0);
+  return kinds.reduce(
+    (sum, kind) => sum + metricSum(text, 'bridge_jobs', { kind, state: 'pending' }) + metricSum(text, 'bridge_jobs', { kind, state: 'running' }),
+    0,
+  );
 }

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
 
 /**
  * The real process entry (`node src/server.ts`) as a child, the way an operator runs it, in a

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
+
 import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
 
 /**
@@ -78,7 +79,11 @@ function waitFor(child: ChildProcess, type: string, timeoutMs: number): Promise<
 }
 
 /** The child side: announce readiness, then run `onStop` when the parent asks and exit. */
-export function serveChild(url: string, onStop: () => Promise<Record<string, unknown>>, onAsk: Record<string, () => Promise<Record<string, unknown>>> = {}): void {
+export function serveChild(
+  url: string,
+  onStop: () => Promise<Record<string, unknown>>,
+  onAsk: Record<string, () => Promise<Record<string, unknown>>> = {},
+): void {
   const send = (message: ChildMessage) => process.send?.(message);
   process.on('message', (message: ChildMessage) => {
     if (message.type === 'stop') {

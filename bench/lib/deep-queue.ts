@@ -3,17 +3,18 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MOMENTUM_RATE_KEY } from '../../src/momentum/delivery-jobs.ts';
-import { createJobRegistry } from '../../src/jobs/registry.ts';
+
 import { createPacer } from '../../src/jobs/pacer.ts';
+import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
+import { MOMENTUM_RATE_KEY } from '../../src/momentum/delivery-jobs.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { benchLogger } from './null-logger.ts';
 import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
 import { remapJobBatches } from './remap-jobs.ts';
 import { peakRss, startRssSampler } from './rss-sampler.ts';
-import { distribution, type Distribution, mb, perSecond } from './stats.ts';
+import { type Distribution, distribution, mb, perSecond } from './stats.ts';
 
 /**
  * The backlog benchmark's measurements: 1 000 000 pending remap jobs in a SQLite file, made as
@@ -147,7 +148,10 @@ async function phase<T>(args: string[]): Promise<T> {
     // gc() is only called after a phase's peak has been read (see fill).
     execArgv: ['--expose-gc', ...PRODUCTION_NODE_FLAGS],
   });
-  const [message] = (await Promise.race([once(child, 'message'), once(child, 'exit').then(([code]) => Promise.reject(new Error(`deep-queue ${args[0]} exited with ${String(code)}`)))])) as [{ result: T }];
+  const [message] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => Promise.reject(new Error(`deep-queue ${args[0]} exited with ${String(code)}`))),
+  ])) as [{ result: T }];
   await once(child, 'exit');
   return message.result;
 }

@@ -1,16 +1,18 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import express from 'express';
+
 import { OUTBOUND_MESSAGE_PATH } from '../../routes/salesforce.ts';
 import { createApp } from '../../src/app.ts';
 import { openInstrumentedStore } from '../../src/bridge.ts';
 import { parseConfig } from '../../src/core/config.ts';
-import { ACK_ENVELOPE, SOAP_CONTENT_TYPE } from '../../src/salesforce/soap-replies.ts';
-import { createHttpServer } from '../../src/http/http-server.ts';
 import { createLogger } from '../../src/core/logger.ts';
-import { serveChild } from './child.ts';
+import { createHttpServer } from '../../src/http/http-server.ts';
+import { ACK_ENVELOPE, SOAP_CONTENT_TYPE } from '../../src/salesforce/soap-replies.ts';
 import { ORG_ID } from '../../test/ingest/outbound-message-builder.ts';
+import { serveChild } from './child.ts';
 
 /**
  * Child process entry of the ingest benchmark: one server per run, chosen by argv[2].
@@ -79,15 +81,19 @@ else if (mode === 'bridge') {
 } else throw new Error(`unknown ingest server mode ${String(mode)}`);
 
 const url = await listen(server);
-serveChild(url, async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await closeResources();
-  return { maxRssBytes: process.resourceUsage().maxRSS * 1024 };
-}, {
-  // CPU time so far (user + system, all threads), read before and after the measured load.
-  cpu: async () => {
-    const { user, system } = process.cpuUsage();
-    return { cpuMicros: user + system };
+serveChild(
+  url,
+  async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeResources();
+    return { maxRssBytes: process.resourceUsage().maxRSS * 1024 };
   },
-});
+  {
+    // CPU time so far (user + system, all threads), read before and after the measured load.
+    cpu: async () => {
+      const { user, system } = process.cpuUsage();
+      return { cpuMicros: user + system };
+    },
+  },
+);

@@ -1,5 +1,6 @@
 import { openSync, writeSync } from 'node:fs';
 import { Writable } from 'node:stream';
+
 import { createLogger, type Logger } from '../../src/core/logger.ts';
 
 /**

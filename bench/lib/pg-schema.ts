@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import pg from 'pg';
 
 /** PostgreSQL for the benchmarks: TEST_DATABASE_URL, or the local test database the CI uses. */

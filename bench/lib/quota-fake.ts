@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { createSlidingWindow } from './sliding-window.ts';
 
 /**

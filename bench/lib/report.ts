@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
+
 import { round } from './stats.ts';
 
 /** One row of the summary table (docs/performance.md): a measured value next to its baseline and its target. */
@@ -68,7 +69,9 @@ export function writeResult(result: BenchResult): string {
 }
 
 /** A target row with its ratio and pass/fail worked out from the numbers, never typed in. */
-export function targetRow(row: Omit<TargetRow, 'ratio' | 'pass'> & { ratio?: number; pass: (measured: number, ratio: number | undefined) => boolean | null }): TargetRow {
+export function targetRow(
+  row: Omit<TargetRow, 'ratio' | 'pass'> & { ratio?: number; pass: (measured: number, ratio: number | undefined) => boolean | null },
+): TargetRow {
   const ratio = row.ratio ?? (row.baseline && row.baseline.value !== 0 ? row.measured / row.baseline.value : undefined);
   const measuredOk = Number.isFinite(row.measured);
   return {

@@ -36,7 +36,9 @@ export function createDeliveries({ api, detail }) {
   async function load() {
     const page = await attempt(() => api.get('deliveries', { state: stateFilter.value, kind: kindFilter.value, limit: PAGE_SIZE, cursor: pager.cursor() }));
     if (page === undefined) return;
-    body.replaceChildren(...(page.items.length ? page.items.map(row) : [el('tr', { class: 'empty' }, el('td', { colspan: 7, class: 'muted', text: 'No deliveries match.' }))]));
+    body.replaceChildren(
+      ...(page.items.length ? page.items.map(row) : [el('tr', { class: 'empty' }, el('td', { colspan: 7, class: 'muted', text: 'No deliveries match.' }))]),
+    );
     byId('deliveries-table').dataset.loaded = stateFilter.value || 'any';
     pager.loaded(page.nextCursor);
   }

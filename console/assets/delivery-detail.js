@@ -22,20 +22,42 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
       : el(
           'table',
           { class: 'attempts' },
-          el('thead', {}, el('tr', {}, ['Started', 'ms', 'Status', 'Class', 'Error', 'Request id'].map((title) => el('th', { text: title })))),
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              ['Started', 'ms', 'Status', 'Class', 'Error', 'Request id'].map((title) => el('th', { text: title })),
+            ),
+          ),
           el(
             'tbody',
             {},
             attempts.map((row) =>
-              el('tr', {}, [formatTime(row.startedAt), row.durationMs, row.status ?? '—', row.errorClass ?? '—', row.error ?? '', row.upstreamRequestId ?? '—'].map((cell) => el('td', { class: 'clip', title: String(cell), text: cell }))),
+              el(
+                'tr',
+                {},
+                [formatTime(row.startedAt), row.durationMs, row.status ?? '—', row.errorClass ?? '—', row.error ?? '', row.upstreamRequestId ?? '—'].map(
+                  (cell) => el('td', { class: 'clip', title: String(cell), text: cell }),
+                ),
+              ),
             ),
           ),
         );
 
   function render(detail) {
     const { delivery } = detail;
-    const replay = el('button', { type: 'button', id: 'detail-replay', disabled: !REPLAYABLE.has(delivery.state), onclick: () => act('replay', delivery.id) }, 'Replay');
-    const cancel = el('button', { type: 'button', id: 'detail-cancel', class: 'danger', disabled: delivery.state !== 'pending', onclick: () => act('cancel', delivery.id) }, 'Cancel');
+    const replay = el(
+      'button',
+      { type: 'button', id: 'detail-replay', disabled: !REPLAYABLE.has(delivery.state), onclick: () => act('replay', delivery.id) },
+      'Replay',
+    );
+    const cancel = el(
+      'button',
+      { type: 'button', id: 'detail-cancel', class: 'danger', disabled: delivery.state !== 'pending', onclick: () => act('cancel', delivery.id) },
+      'Cancel',
+    );
     const children = [
       el('h2', {}, `Delivery #${delivery.id} `, stateBadge(delivery.state)),
       el('div', { class: 'actions' }, replay, cancel),
@@ -51,7 +73,16 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
         ['Inbound event', detail.event ? link(`#${detail.event.id} ${detail.event.source} (${detail.event.state})`, detail.event.id, openEvent) : '—'],
         ['Superseded by', detail.supersededBy ? deliveryLink(detail.supersededBy) : '—'],
         ['Replay of', detail.replayOf ? deliveryLink(detail.replayOf) : '—'],
-        ['Replays', detail.replays.length ? el('span', {}, detail.replays.map((item) => [deliveryLink(item), ' '])) : '—'],
+        [
+          'Replays',
+          detail.replays.length
+            ? el(
+                'span',
+                {},
+                detail.replays.map((item) => [deliveryLink(item), ' ']),
+              )
+            : '—',
+        ],
       ]),
       el('h3', { text: 'Attempts' }),
       attemptsTable(detail.attempts),

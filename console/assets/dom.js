@@ -47,7 +47,11 @@ export const pretty = (value) => (typeof value === 'string' ? value : JSON.strin
 
 /** A definition list from [label, value] pairs; values may be nodes. */
 export function fields(pairs) {
-  return el('dl', { class: 'fields' }, pairs.flatMap(([label, value]) => [el('dt', { text: label }), el('dd', {}, value ?? '—')]));
+  return el(
+    'dl',
+    { class: 'fields' },
+    pairs.flatMap(([label, value]) => [el('dt', { text: label }), el('dd', {}, value ?? '—')]),
+  );
 }
 
 export function showStatus(message, { error = false } = {}) {

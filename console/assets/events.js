@@ -27,7 +27,9 @@ export function createEvents({ api, openDelivery }) {
   async function load() {
     const page = await attempt(() => api.get('events', { source: source.value.trim(), state: state.value, limit: PAGE_SIZE, cursor: pager.cursor() }));
     if (page === undefined) return;
-    body.replaceChildren(...(page.items.length ? page.items.map(row) : [el('tr', { class: 'empty' }, el('td', { colspan: 6, class: 'muted', text: 'No events match.' }))]));
+    body.replaceChildren(
+      ...(page.items.length ? page.items.map(row) : [el('tr', { class: 'empty' }, el('td', { colspan: 6, class: 'muted', text: 'No events match.' }))]),
+    );
     pager.loaded(page.nextCursor);
   }
 
@@ -35,7 +37,9 @@ export function createEvents({ api, openDelivery }) {
     el(
       'li',
       {},
-      DELIVERY_KINDS.has(job.kind) ? el('button', { type: 'button', class: 'link', onclick: () => openDelivery(job.id), text: `#${job.id} ${job.kind}` }) : `#${job.id} ${job.kind}`,
+      DELIVERY_KINDS.has(job.kind)
+        ? el('button', { type: 'button', class: 'link', onclick: () => openDelivery(job.id), text: `#${job.id} ${job.kind}` })
+        : `#${job.id} ${job.kind}`,
       ' ',
       stateBadge(job.state),
       job.lastError ? ` ${job.lastError}` : '',
@@ -47,7 +51,11 @@ export function createEvents({ api, openDelivery }) {
     const { event, message } = detail;
     panel.replaceChildren(
       el('h2', {}, `Event #${event.id} `, stateBadge(event.state)),
-      el('div', { class: 'actions' }, el('button', { type: 'button', id: 'event-reprocess', onclick: () => void reprocess(event.id) }, 'Reprocess with today’s rules')),
+      el(
+        'div',
+        { class: 'actions' },
+        el('button', { type: 'button', id: 'event-reprocess', onclick: () => void reprocess(event.id) }, 'Reprocess with today’s rules'),
+      ),
       fields([
         ['Source', event.source],
         ['Sender', event.senderId],

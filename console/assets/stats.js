@@ -3,7 +3,8 @@ import { attempt, byId, el, formatAge, formatTime } from './dom.js';
 const DELIVERY_KINDS = new Set(['remap', 'import']);
 const SHOWN_STATES = ['pending', 'running', 'succeeded', 'dead', 'skipped', 'superseded', 'cancelled'];
 
-const card = (label, value, name, extra) => el('div', { class: `card ${extra ?? ''}`, dataset: { stat: name } }, el('div', { class: 'value', text: value }), el('div', { class: 'label', text: label }));
+const card = (label, value, name, extra) =>
+  el('div', { class: `card ${extra ?? ''}`, dataset: { stat: name } }, el('div', { class: 'value', text: value }), el('div', { class: 'label', text: label }));
 
 /** The stats strip at the top: deliveries by state, dead in 24 h, oldest pending, the Momentum bucket. */
 export function createStats(api) {
@@ -24,11 +25,7 @@ export function createStats(api) {
       ...SHOWN_STATES.map((state) => card(state, String(byState.get(state) ?? 0), state, state === 'dead' ? 'dead' : '')),
       card('dead in 24 h', String(dead24h), 'dead24h', dead24h > 0 ? 'dead' : ''),
       card('oldest pending', oldest < 0 ? '—' : formatAge(oldest), 'oldestPending'),
-      card(
-        bucket ? `Momentum tokens of ${bucket.capacity}` : 'Momentum pacing',
-        bucket ? String(Math.floor(bucket.tokens)) : 'off',
-        'rateLimit',
-      ),
+      card(bucket ? `Momentum tokens of ${bucket.capacity}` : 'Momentum pacing', bucket ? String(Math.floor(bucket.tokens)) : 'off', 'rateLimit'),
     );
     const blocked = bucket?.blockedUntil ? ` · Momentum paused until ${formatTime(bucket.blockedUntil)} (429)` : '';
     const mapping = stats.counts.filter((entry) => !DELIVERY_KINDS.has(entry.kind)).map((entry) => `${entry.kind} ${entry.state}: ${entry.count}`);

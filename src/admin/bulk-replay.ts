@@ -34,7 +34,10 @@ export async function bulkReplay(store: AdminStore, body: BulkReplayBody, max: n
     const batch = await store.listJobs({ ...filter, order: 'oldest', ...(after ? { after } : {}), limit: Math.min(BATCH_SIZE, max - replayed) });
     const last = batch.at(-1);
     if (last === undefined) break;
-    const results = await store.enqueueReplays(batch.map((job) => replayJob(job, JOB_PRIORITY.bulk)), guard);
+    const results = await store.enqueueReplays(
+      batch.map((job) => replayJob(job, JOB_PRIORITY.bulk)),
+      guard,
+    );
     replayed += results.filter((result) => 'created' in result).length;
     after = { at: last.createdAt, id: last.id };
   }

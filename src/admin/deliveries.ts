@@ -2,7 +2,7 @@ import { AppError } from '../core/errors.ts';
 import type { Job, JobFilter } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { decodeCursor, pageOf } from './cursor.ts';
-import { DELIVERY_KINDS, PAGE_LIMIT_MAX, type DeliveryFilterInput, type DeliveryListQuery } from './request-schemas.ts';
+import { DELIVERY_KINDS, type DeliveryFilterInput, type DeliveryListQuery, PAGE_LIMIT_MAX } from './request-schemas.ts';
 import type { DeliveryDetail } from './response-schemas.ts';
 import { attemptView, deliveryView, eventSummary, jobSummary } from './views.ts';
 

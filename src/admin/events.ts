@@ -3,7 +3,7 @@ import { MAP_EVENT_JOB } from '../mapping/map-event-handler.ts';
 import type { InboundEvent, Job } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { decodeCursor, pageOf } from './cursor.ts';
-import { PAGE_LIMIT_MAX, type EventListQueryInput } from './request-schemas.ts';
+import { type EventListQueryInput, PAGE_LIMIT_MAX } from './request-schemas.ts';
 import type { EventDetail } from './response-schemas.ts';
 import { eventSummary, jobSummary, messageView } from './views.ts';
 

@@ -1,6 +1,6 @@
 import { importJob, remapJob } from '../momentum/delivery-jobs.ts';
 import type { ImportRequest, RemapFlags, RemapRequest } from '../momentum/schemas.ts';
-import { JOB_PRIORITY, type Job } from '../store/types.ts';
+import { type Job, JOB_PRIORITY } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 
 /**

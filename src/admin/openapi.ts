@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { type AdminRouteSpec, openApiPath } from './route-spec.ts';
+
 import { errorSchema } from './response-schemas.ts';
+import { type AdminRouteSpec, openApiPath } from './route-spec.ts';
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +24,10 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
 
 function parameters(spec: AdminRouteSpec): Json[] {
   const list: Json[] = [];
-  for (const [where, object] of [['path', spec.params], ['query', spec.query]] as const) {
+  for (const [where, object] of [
+    ['path', spec.params],
+    ['query', spec.query],
+  ] as const) {
     if (object === undefined) continue;
     const { properties = {}, required = [] } = jsonSchema(object, 'input') as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(properties)) {
@@ -57,7 +61,10 @@ export function buildOpenApi(routes: readonly AdminRouteSpec[], version: string)
   const paths: Record<string, Json> = {};
   for (const spec of routes) (paths[openApiPath(spec.path)] ??= {})[spec.method] = operation(spec);
   const errorResponses = Object.fromEntries(
-    Object.entries(ERROR_TEXT).map(([status, description]) => [`Error${status}`, { description, content: jsonContent({ $ref: '#/components/schemas/Error' }) }]),
+    Object.entries(ERROR_TEXT).map(([status, description]) => [
+      `Error${status}`,
+      { description, content: jsonContent({ $ref: '#/components/schemas/Error' }) },
+    ]),
   );
   return {
     openapi: '3.1.0',

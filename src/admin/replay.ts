@@ -1,6 +1,6 @@
 import { AppError } from '../core/errors.ts';
 import { deliveryJob } from '../momentum/delivery-jobs.ts';
-import { JOB_PRIORITY, type Job, type JobPriority, type NewJob } from '../store/types.ts';
+import { type Job, JOB_PRIORITY, type JobPriority, type NewJob } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { loadDelivery } from './deliveries.ts';
 import { REPLAYABLE_STATES } from './request-schemas.ts';
@@ -43,10 +43,14 @@ export async function replayDelivery(store: AdminStore, id: number): Promise<{ o
   const [result] = await store.enqueueReplays([replayJob(original)], 'activeReplay');
   if (result === undefined) throw new Error(`enqueueing the replay of delivery ${id} returned no result`);
   if ('existingReplayId' in result) {
-    throw new AppError('replay_in_progress', `delivery ${id} already has replay ${result.existingReplayId} pending or running; replay it again once that one has ended`, {
-      status: 409,
-      details: { replayId: result.existingReplayId },
-    });
+    throw new AppError(
+      'replay_in_progress',
+      `delivery ${id} already has replay ${result.existingReplayId} pending or running; replay it again once that one has ended`,
+      {
+        status: 409,
+        details: { replayId: result.existingReplayId },
+      },
+    );
   }
   return { original, replay: result.created };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { importRequestSchema, remapRequestSchema } from '../momentum/schemas.ts';
 import type { EventState, JobState } from '../store/types.ts';
 
@@ -15,9 +16,7 @@ export const REPLAYABLE_STATES = ['dead', 'succeeded', 'cancelled', 'skipped'] a
 
 export const PAGE_LIMIT_MAX = 200;
 
-const instant = z.iso
-  .datetime({ offset: true, error: 'expected an ISO 8601 date-time with Z or an offset' })
-  .transform((text) => Date.parse(text));
+const instant = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time with Z or an offset' }).transform((text) => Date.parse(text));
 
 const limit = z.coerce
   .number({ error: 'expected a whole number' })
@@ -33,7 +32,8 @@ const cursor = z.string().min(1).max(100).optional().meta({ description: 'nextCu
 const SALESFORCE_ID = /^[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$/;
 const salesforceId = z.string().regex(SALESFORCE_ID, 'expected a 15- or 18-character Salesforce id');
 
-const sinceUntil = <T extends { since?: number; until?: number }>(value: T) => value.since === undefined || value.until === undefined || value.since < value.until;
+const sinceUntil = <T extends { since?: number; until?: number }>(value: T) =>
+  value.since === undefined || value.until === undefined || value.since < value.until;
 const sinceUntilError = { message: 'since must be before until', path: ['since'] };
 
 // Digits only (no `1e3`, `0x10`, ` 12`), and no more than a JavaScript number holds exactly:

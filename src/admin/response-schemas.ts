@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { EVENT_STATES, JOB_STATES } from './request-schemas.ts';
 
 /** Admin API answers: the OpenAPI document describes them from these schemas. Times are ISO 8601. */

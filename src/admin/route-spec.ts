@@ -4,7 +4,11 @@ import type { z } from 'zod';
  * One admin route described once: the router validates with these schemas and the OpenAPI
  * document is generated from the same ones, so the two cannot drift apart.
  */
-export interface AdminRouteSpec<P extends z.ZodObject | undefined = z.ZodObject | undefined, Q extends z.ZodObject | undefined = z.ZodObject | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+export interface AdminRouteSpec<
+  P extends z.ZodObject | undefined = z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined = z.ZodObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> {
   method: 'get' | 'post';
   /** Express path (`/admin/deliveries/:id`). */
   path: string;
@@ -23,12 +27,20 @@ export interface AdminRouteSpec<P extends z.ZodObject | undefined = z.ZodObject 
 }
 
 /** Keeps the literal schema types of a spec, so handlers get typed inputs. */
-export const defineRoute = <P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+export const defineRoute = <
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
   spec: AdminRouteSpec<P, Q, B>,
 ): AdminRouteSpec<P, Q, B> => spec;
 
 /** The parsed value of an optional schema slot (`params?: P` reads as `P | undefined`). */
-export type InputOf<S> = [Exclude<S, undefined>] extends [never] ? undefined : Exclude<S, undefined> extends z.ZodType ? z.output<Exclude<S, undefined>> : undefined;
+export type InputOf<S> = [Exclude<S, undefined>] extends [never]
+  ? undefined
+  : Exclude<S, undefined> extends z.ZodType
+    ? z.output<Exclude<S, undefined>>
+    : undefined;
 
 /** `/admin/deliveries/:id` → `/admin/deliveries/{id}` (OpenAPI path templating). */
 export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');

@@ -1,11 +1,11 @@
-import { UnmappableEventError, type EventMapper } from '../mapping/event-mapper.ts';
-import { skipped, type MappingOutcome } from '../mapping/mapping-outcome.ts';
+import { type EventMapper, UnmappableEventError } from '../mapping/event-mapper.ts';
+import { type MappingOutcome, skipped } from '../mapping/mapping-outcome.ts';
 import type { CalendarRules } from '../mapping/rules-schema.ts';
 import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
-import { describeIssues, remapRequestSchema, type RemapRequest } from '../momentum/schemas.ts';
+import { describeIssues, type RemapRequest, remapRequestSchema } from '../momentum/schemas.ts';
 import type { AttendeeDirectory } from './attendee-directory.ts';
 import { classifyAttendee, normaliseEmail } from './attendees.ts';
-import { calendarEventSchema, type CalendarEvent } from './calendar-event.ts';
+import { type CalendarEvent, calendarEventSchema } from './calendar-event.ts';
 import { matchCalendarEvent } from './match.ts';
 
 export interface CalendarMapperDeps {
@@ -67,7 +67,11 @@ export function createCalendarEventMapper(deps: CalendarMapperDeps): EventMapper
     const parsed = calendarEventSchema.safeParse(inbound.parsedPayload);
     if (!parsed.success) throw new UnmappableEventError(`stored calendar event ${inbound.id} is unreadable: ${describeIssues(parsed.error)}`);
     const outcome = await mapCalendarEvent(parsed.data, deps);
-    context.logger.debug('calendar event mapped', { eventId: inbound.id, outcome: outcome.kind, ...(outcome.kind === 'skipped' ? { reason: outcome.reason } : {}) });
+    context.logger.debug('calendar event mapped', {
+      eventId: inbound.id,
+      outcome: outcome.kind,
+      ...(outcome.kind === 'skipped' ? { reason: outcome.reason } : {}),
+    });
     return outcome;
   };
 }

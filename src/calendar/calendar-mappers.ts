@@ -7,7 +7,15 @@ import { createCalendarEventMapper } from './calendar-mapper.ts';
  * The map-event mappers for calendar events, keyed by InboundEvent.source: `google` (push + sync)
  * and `calendar` (the signed generic route); one mapper, as both store the same calendar event.
  */
-export function calendarMappers(deps: { rules: CalendarRules; internalDomains: readonly string[]; directory: AttendeeDirectory | undefined }): Record<'google' | 'calendar', EventMapper> {
-  const mapper = createCalendarEventMapper({ rules: deps.rules, internalDomains: deps.internalDomains, ...(deps.directory ? { directory: deps.directory } : {}) });
+export function calendarMappers(deps: {
+  rules: CalendarRules;
+  internalDomains: readonly string[];
+  directory: AttendeeDirectory | undefined;
+}): Record<'google' | 'calendar', EventMapper> {
+  const mapper = createCalendarEventMapper({
+    rules: deps.rules,
+    internalDomains: deps.internalDomains,
+    ...(deps.directory ? { directory: deps.directory } : {}),
+  });
   return { google: mapper, calendar: mapper };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { classifySalesforceId, normalizeSalesforceId, type RecordKind } from '../mapping/salesforce-ids.ts';
 
 /**
@@ -43,12 +44,17 @@ export const genericCalendarEventSchema = z
     title: z.string().max(1024).optional().meta({ description: 'Meeting title', example: 'Globex pricing review' }),
     start: dateTime.meta({ description: 'Start, RFC 3339 with offset', example: '2026-03-02T16:00:00Z' }),
     end: dateTime.meta({ description: 'End, RFC 3339 with offset', example: '2026-03-02T16:30:00Z' }),
-    updated: dateTime
-      .optional()
-      .meta({ description: "When the meeting last changed in the sending system: of two events of one meeting, the later `updated` wins whatever order they arrive in", example: '2026-03-01T09:12:00Z' }),
+    updated: dateTime.optional().meta({
+      description: 'When the meeting last changed in the sending system: of two events of one meeting, the later `updated` wins whatever order they arrive in',
+      example: '2026-03-01T09:12:00Z',
+    }),
     organizer: person.meta({ description: 'The host; becomes meetingDetails.hostEmail' }),
     attendees: z.array(person).max(1000).default([]).meta({ description: 'Everyone invited, organizer included or not' }),
-    description: z.string().max(64 * 1024).optional().meta({ description: 'Body text; Salesforce links and ids in it are matched' }),
+    description: z
+      .string()
+      .max(64 * 1024)
+      .optional()
+      .meta({ description: 'Body text; Salesforce links and ids in it are matched' }),
     location: z.string().max(4096).optional(),
     salesforce: z
       .object({ opportunityId: salesforceId('opportunity'), accountId: salesforceId('account'), leadId: salesforceId('lead') })

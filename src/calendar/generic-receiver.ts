@@ -1,9 +1,10 @@
 import type { z } from 'zod';
+
 import { findUnstorable, type UnstorableValue } from '../http/inbound-text.ts';
-import { verifyStandardWebhook, type HeaderPrefix, type VerifyFailure } from './standard-webhooks.ts';
-import type { InboundEvent, NewJob, Inbox } from '../store/types.ts';
+import type { InboundEvent, Inbox, NewJob } from '../store/types.ts';
 import { genericCalendarEventSchema } from './generic-event-schema.ts';
 import { normaliseGenericEvent } from './normalise.ts';
+import { type HeaderPrefix, type VerifyFailure, verifyStandardWebhook } from './standard-webhooks.ts';
 
 /**
  * `POST /calendar/events` without the HTTP: verify the Standard Webhooks signature on the raw
@@ -56,7 +57,9 @@ export function createGenericReceiver(deps: GenericReceiverDeps) {
     );
     if (!verified.ok) {
       const { reason, message } = verified;
-      return reason === 'stale_timestamp' || reason === 'bad_signature' ? { kind: 'unauthenticated', reason, message } : { kind: 'invalid_headers', reason, message };
+      return reason === 'stale_timestamp' || reason === 'bad_signature'
+        ? { kind: 'unauthenticated', reason, message }
+        : { kind: 'invalid_headers', reason, message };
     }
 
     let json: unknown;

@@ -21,8 +21,7 @@ export interface MatchDeps {
 }
 
 export type MatchResult =
-  | { kind: 'matched'; rule: 'explicit_ids' | 'salesforce_link' | 'attendees'; records: SalesforceRecords }
-  | { kind: 'none'; tried: string[] };
+  { kind: 'matched'; rule: 'explicit_ids' | 'salesforce_link' | 'attendees'; records: SalesforceRecords } | { kind: 'none'; tried: string[] };
 
 function toRecords(found: FoundIds): SalesforceRecords {
   return {
@@ -48,7 +47,9 @@ export async function matchCalendarEvent(event: CalendarEvent, deps: MatchDeps):
   }
   const internalDomains = effectiveInternalDomains(deps.internalDomains, event.calendarId, event.organizerEmail);
   const owners = [event.calendarId, event.organizerEmail].map((email) => (email ? normaliseEmail(email) : undefined));
-  const internalEmails = [...new Set([...emailsOfKind(event.attendees, 'internal', internalDomains), ...owners.filter((email): email is string => email !== undefined)])];
+  const internalEmails = [
+    ...new Set([...emailsOfKind(event.attendees, 'internal', internalDomains), ...owners.filter((email): email is string => email !== undefined)]),
+  ];
   const byAttendees = await matchByAttendees(
     { externalEmails: emailsOfKind(event.attendees, 'external', internalDomains), internalEmails, start: event.start },
     deps.directory,

@@ -31,7 +31,9 @@ export interface StandardWebhookInput {
  * read by those names alone, so a delivery is never verified with headers of two senders mixed.
  * Only a request carrying none of them is read by the `svix-*` names.
  */
-export function webhookHeaders(get: (name: string) => string | undefined): Pick<StandardWebhookInput, 'id' | 'timestamp' | 'signature'> & { prefix: HeaderPrefix } {
+export function webhookHeaders(
+  get: (name: string) => string | undefined,
+): Pick<StandardWebhookInput, 'id' | 'timestamp' | 'signature'> & { prefix: HeaderPrefix } {
   const uses = (prefix: HeaderPrefix) => ['id', 'timestamp', 'signature'].some((part) => get(`${prefix}-${part}`) !== undefined);
   const prefix: HeaderPrefix = !uses('webhook') && uses('svix') ? 'svix' : 'webhook';
   return { prefix, id: get(`${prefix}-id`), timestamp: get(`${prefix}-timestamp`), signature: get(`${prefix}-signature`) };

@@ -1,5 +1,7 @@
 import { BlockList, isIP } from 'node:net';
+
 import type { RequestHandler } from 'express';
+
 import { AppError } from './errors.ts';
 
 export interface Cidr {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { parseDuration } from './durations.ts';
+
 import { parseCidr } from './cidr-allowlist.ts';
+import { parseDuration } from './durations.ts';
 
 /**
  * The single source of settings. Every entry carries a description and an example through
@@ -15,13 +16,7 @@ const list = (text: string) =>
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
 
-const csv = (meta: Meta, item: z.ZodType<string, string> = z.string()) =>
-  z
-    .string()
-    .default('')
-    .transform(list)
-    .pipe(z.array(item))
-    .meta(meta);
+const csv = (meta: Meta, item: z.ZodType<string, string> = z.string()) => z.string().default('').transform(list).pipe(z.array(item)).meta(meta);
 
 const int = (fallback: number, min: number, max: number, meta: Meta) =>
   z.coerce
@@ -64,9 +59,7 @@ const httpUrl = () => z.url({ protocol: /^https?$/, error: 'expected an http(s) 
 const url = (fallback: string, meta: Meta) => httpUrl().default(fallback).meta(meta);
 const optionalUrl = (meta: Meta) => httpUrl().optional().meta(meta);
 
-const salesforceOrgId = z
-  .string()
-  .regex(/^00D[0-9A-Za-z]{12}([0-9A-Za-z]{3})?$/, 'expected a Salesforce organization id (00D…, 15 or 18 characters)');
+const salesforceOrgId = z.string().regex(/^00D[0-9A-Za-z]{12}([0-9A-Za-z]{3})?$/, 'expected a Salesforce organization id (00D…, 15 or 18 characters)');
 
 const rateLimit = (fallback: string) =>
   z
@@ -97,7 +90,10 @@ const trustProxy = z
     const entries = list(value);
     const bad = entries.filter((entry) => !PROXY_NAMES.has(entry) && parseCidr(entry) === undefined);
     if (entries.length === 0 || bad.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `expected true, false, a number of hops, or addresses/CIDRs (loopback, 10.0.0.0/8…); not understood: ${bad.join(', ') || '(empty)'}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected true, false, a number of hops, or addresses/CIDRs (loopback, 10.0.0.0/8…); not understood: ${bad.join(', ') || '(empty)'}`,
+      });
       return z.NEVER;
     }
     return entries;
@@ -110,10 +106,7 @@ export const configSchema = z.object({
     .meta({ description: 'production requires MOMENTUM_API_KEY; otherwise a missing key starts sandbox mode', example: 'production' }),
   PORT: int(8080, 0, 65_535, { description: 'TCP port the HTTP server listens on', example: '8080' }),
   HOST: z.string().min(1).default('0.0.0.0').meta({ description: 'Interface to listen on', example: '0.0.0.0' }),
-  LOG_LEVEL: z
-    .enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'])
-    .default('info')
-    .meta({ description: 'winston log level', example: 'info' }),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']).default('info').meta({ description: 'winston log level', example: 'info' }),
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000, {
     description: 'On SIGTERM/SIGINT, how long in-flight requests and jobs may take before the process exits',
     example: '10000',
@@ -123,7 +116,10 @@ export const configSchema = z.object({
     .string()
     .default('sqlite:data/bridge.db')
     .refine((value) => /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(value), 'expected sqlite:<path>, sqlite::memory: or postgres://…')
-    .meta({ description: 'Store: sqlite:<path> (embedded, default) or postgres://user@host:5432/db (?schema=name picks a schema)', example: 'sqlite:data/bridge.db' }),
+    .meta({
+      description: 'Store: sqlite:<path> (embedded, default) or postgres://user@host:5432/db (?schema=name picks a schema)',
+      example: 'sqlite:data/bridge.db',
+    }),
   DATABASE_POOL_MAX: int(10, 1, 200, { description: 'PostgreSQL connection pool size', example: '10' }),
 
   MOMENTUM_API_BASE_URL: url('https://api.momentum.io', { description: 'Momentum API base (remap endpoint)', example: 'https://api.momentum.io' }),
@@ -160,11 +156,12 @@ export const configSchema = z.object({
     .meta({ description: 'Delay before each attempt (±20 % jitter); after the last the delivery is dead', example: '0s,10s,1m,5m,30m,2h,6h,12h' }),
   WORKER_CONCURRENCY: int(4, 1, 256, { description: 'Jobs run at once by this process', example: '4' }),
   WORKER_PREFETCH: int(32, 0, 1_024, {
-    description: 'Most jobs claimed ahead of a free slot, never more than finished in the last 50 ms, so a busy worker batches claims with outcomes; 0 claims only for free slots',
+    description:
+      'Most jobs claimed ahead of a free slot, never more than finished in the last 50 ms, so a busy worker batches claims with outcomes; 0 claims only for free slots',
     example: '32',
   }),
   WORKER_LEASE_MS: int(60_000, 1_000, 3_600_000, {
-    description: 'How long a claimed job stays leased without a heartbeat; a crashed process\'s jobs run again after it',
+    description: "How long a claimed job stays leased without a heartbeat; a crashed process's jobs run again after it",
     example: '60000',
   }),
 
@@ -216,8 +213,11 @@ export const configSchema = z.object({
     example: 'https://www.googleapis.com/calendar/v3',
   }),
   GOOGLE_CALENDAR_IDS: csv(
-    { description: 'Calendars to watch at start (owner emails, comma-separated); more can be added at run time', example: 'ana.rep@example.com,bo.rep@example.com' },
-    z.email('each calendar id must be its owner\'s email address').transform((value) => value.toLowerCase()),
+    {
+      description: 'Calendars to watch at start (owner emails, comma-separated); more can be added at run time',
+      example: 'ana.rep@example.com,bo.rep@example.com',
+    },
+    z.email("each calendar id must be its owner's email address").transform((value) => value.toLowerCase()),
   ),
   PUBLIC_BASE_URL: optionalUrl({
     description: 'Public HTTPS base URL of this bridge; Google push notifications are sent to it (required when calendars are watched)',
@@ -238,7 +238,10 @@ export const configSchema = z.object({
   CALENDAR_MAX_BODY: int(256 * 1024, 1024, 16 * 1024 * 1024, { description: 'Largest signed calendar event body accepted, in bytes', example: '262144' }),
   INTERNAL_EMAIL_DOMAINS: csv(
     { description: 'Email domains of the company itself: their attendees never drive CRM matching (comma-separated)', example: 'example.com,example.co.uk' },
-    z.string().regex(/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'expected a domain such as example.com').transform((value) => value.toLowerCase()),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/, 'expected a domain such as example.com')
+      .transform((value) => value.toLowerCase()),
   ),
   // Metrics and abuse protection.
   METRICS_TOKEN: optionalText({
@@ -253,7 +256,8 @@ export const configSchema = z.object({
   }),
   SALESFORCE_ALLOWED_CIDRS: csv(
     {
-      description: 'When set, only these client addresses (IPv4/IPv6 CIDRs, comma-separated; the address as TRUST_PROXY computes it) may post Outbound Messages; others get 403',
+      description:
+        'When set, only these client addresses (IPv4/IPv6 CIDRs, comma-separated; the address as TRUST_PROXY computes it) may post Outbound Messages; others get 403',
       example: '13.108.0.0/14,96.43.144.0/20',
     },
     z.string().refine((entry) => parseCidr(entry) !== undefined, 'each entry must be an IPv4 or IPv6 address or CIDR such as 13.108.0.0/14'),
@@ -311,9 +315,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const config = result.data;
   // Node refuses a headers timeout longer than the whole-request timeout.
   if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
-    throw new ConfigError([
-      `REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (${config.HEADERS_TIMEOUT_MS}); got ${config.REQUEST_TIMEOUT_MS}`,
-    ]);
+    throw new ConfigError([`REQUEST_TIMEOUT_MS: must be at least HEADERS_TIMEOUT_MS (${config.HEADERS_TIMEOUT_MS}); got ${config.REQUEST_TIMEOUT_MS}`]);
   }
   if (config.NODE_ENV === 'production' && config.MOMENTUM_API_KEY === undefined) {
     throw new ConfigError([

@@ -29,7 +29,12 @@ const MESSAGE_MAX = 500;
 /** What a client may see of any error: an AppError's own words, anything else a generic 500. */
 export function publicError(error: unknown): { status: number; code: string; message: string; details?: unknown } {
   if (isAppError(error)) {
-    return { status: error.status, code: error.code, message: excerpt(error.message, MESSAGE_MAX), ...(error.details === undefined ? {} : { details: error.details }) };
+    return {
+      status: error.status,
+      code: error.code,
+      message: excerpt(error.message, MESSAGE_MAX),
+      ...(error.details === undefined ? {} : { details: error.details }),
+    };
   }
   // The router could not percent-decode a path parameter (`%ED%A0%80`, a lone `%`): the path is the
   // caller's mistake. Its message quotes the whole parameter, so it is not passed on.
@@ -39,7 +44,11 @@ export function publicError(error: unknown): { status: number; code: string; mes
   // body-parser and other http-errors style errors carry a status and an `expose` flag.
   const httpError = error as { status?: unknown; expose?: unknown; message?: unknown; type?: unknown };
   if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500 && httpError.expose === true) {
-    return { status: httpError.status, code: typeof httpError.type === 'string' ? httpError.type : 'bad_request', message: excerpt(String(httpError.message), MESSAGE_MAX) };
+    return {
+      status: httpError.status,
+      code: typeof httpError.type === 'string' ? httpError.type : 'bad_request',
+      message: excerpt(String(httpError.message), MESSAGE_MAX),
+    };
   }
   return { status: 500, code: 'internal_error', message: 'internal error' };
 }

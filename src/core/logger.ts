@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Writable } from 'node:stream';
+
 import winston from 'winston';
 
 export type Logger = winston.Logger;
@@ -12,7 +13,8 @@ const REDACTED = '[redacted]';
 const LEVEL = Symbol.for('level');
 const MESSAGE = Symbol.for('message');
 // Matched against metadata key names, case-insensitively, wherever they appear.
-const SECRET_KEY = /^(authorization|x-api-key|api[-_]?key|.*token|.*secret|password|private[-_]?key|cookie|set-cookie|webhook-signature|x-goog-channel-token)$/i;
+const SECRET_KEY =
+  /^(authorization|x-api-key|api[-_]?key|.*token|.*secret|password|private[-_]?key|cookie|set-cookie|webhook-signature|x-goog-channel-token)$/i;
 
 function redact(value: unknown, secrets: readonly string[], seen: WeakSet<object>, depth: number): unknown {
   if (typeof value === 'string') {
@@ -56,7 +58,10 @@ function redact(value: unknown, secrets: readonly string[], seen: WeakSet<object
 const lineFormat = winston.format((entry, opts: unknown) => {
   // logger.error(new Error(…)) hands the Error itself over as the entry: its message and stack are
   // not enumerable, so copy it into a plain entry first.
-  const info: winston.Logform.TransformableInfo = entry instanceof Error ? { ...entry, level: entry.level, [LEVEL]: (entry as Record<symbol, unknown>)[LEVEL] ?? entry.level, message: entry.message } : entry;
+  const info: winston.Logform.TransformableInfo =
+    entry instanceof Error
+      ? { ...entry, level: entry.level, [LEVEL]: (entry as Record<symbol, unknown>)[LEVEL] ?? entry.level, message: entry.message }
+      : entry;
   const context = requestContext.getStore();
   if (context && info.requestId === undefined) info.requestId = context.requestId;
   info.timestamp ??= new Date().toISOString();
@@ -86,19 +91,14 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-  const transport = options.stream
-    ? new winston.transports.Stream({ stream: options.stream })
-    : new winston.transports.Console({ stderrLevels: [] });
+  const transport = options.stream ? new winston.transports.Stream({ stream: options.stream }) : new winston.transports.Console({ stderrLevels: [] });
   // winston filters levels at the transport, after every format ran: a debug line at LOG_LEVEL=info
   // would still be stamped, redacted and serialised (a JSON.stringify per job on the delivery path)
   // only to be dropped. Dropping it first makes a disabled level cost one comparison.
   const enabled = winston.format((info) => (logger.isLevelEnabled(info.level) ? info : false));
   const logger: Logger = winston.createLogger({
     level: options.level,
-    format: winston.format.combine(
-      enabled(),
-      lineFormat({ secrets: options.secrets ?? [] }),
-    ),
+    format: winston.format.combine(enabled(), lineFormat({ secrets: options.secrets ?? [] })),
     transports: [transport],
   });
   skipDisabledLevels(logger);

@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
+
 import { classifyGoogleResponse, GoogleApiError } from './google-api-error.ts';
-import { eventsPageSchema, type EventsPage } from './google-event.ts';
+import { type EventsPage, eventsPageSchema } from './google-event.ts';
 import type { GoogleAuth } from './service-account.ts';
 
 /** The Calendar API calls the bridge makes (docs/protocols.md §3), each acting as the calendar's owner. */
@@ -90,13 +91,20 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
 
   return {
     async watch(calendarId, request, signal) {
-      const text = await call(calendarId, 'POST', `${calendarPath(calendarId)}/events/watch`, 'events.watch', {
-        id: request.id,
-        type: 'web_hook',
-        address: request.address,
-        token: request.token,
-        params: { ttl: String(request.ttlSeconds) },
-      }, signal);
+      const text = await call(
+        calendarId,
+        'POST',
+        `${calendarPath(calendarId)}/events/watch`,
+        'events.watch',
+        {
+          id: request.id,
+          type: 'web_hook',
+          address: request.address,
+          token: request.token,
+          params: { ttl: String(request.ttlSeconds) },
+        },
+        signal,
+      );
       const answer = parseJson(text, 'events.watch') as { resourceId?: unknown; expiration?: unknown } | null;
       // expiration is epoch milliseconds, sent as a string.
       const expiration = Number(answer?.expiration);

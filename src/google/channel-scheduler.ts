@@ -1,8 +1,9 @@
-import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+
 import type { Logger } from '../core/logger.ts';
-import type { JobQueue } from '../store/types.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
+import type { JobQueue } from '../store/types.ts';
 import type { ChannelManager } from './channels.ts';
 import { enqueueBackstopSyncs } from './sync-jobs.ts';
 

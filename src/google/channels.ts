@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+
 import type { Logger } from '../core/logger.ts';
-import type { CalendarClient } from './calendar-client.ts';
 import type { Channel, ChannelStore, WatchedCalendar } from '../store/channel-store.ts';
+import type { CalendarClient } from './calendar-client.ts';
 import { GoogleApiError } from './google-api-error.ts';
 
 export const NOTIFICATIONS_PATH = '/calendar/google/notifications';
@@ -31,8 +32,7 @@ export interface ChannelManager {
   list(): Promise<CalendarStatus[]>;
 }
 
-export const renewalDue = (channel: Channel, now: number): boolean =>
-  now >= channel.createdAt + (channel.expiration - channel.createdAt) * RENEW_AT_FRACTION;
+export const renewalDue = (channel: Channel, now: number): boolean => now >= channel.createdAt + (channel.expiration - channel.createdAt) * RENEW_AT_FRACTION;
 
 export function createChannelManager(deps: ChannelManagerDeps): ChannelManager {
   const { store, client, logger } = deps;
@@ -46,7 +46,16 @@ export function createChannelManager(deps: ChannelManagerDeps): ChannelManager {
     const token = randomBytes(32).toString('base64url');
     const createdAt = now();
     const answer = await client.watch(calendarId, { id, address, token, ttlSeconds: Math.max(1, Math.round(deps.ttlMs / 1000)) });
-    const channel: Channel = { id, calendarId, token, resourceId: answer.resourceId, expiration: answer.expiration, createdAt, renewedAt: null, stoppedAt: null };
+    const channel: Channel = {
+      id,
+      calendarId,
+      token,
+      resourceId: answer.resourceId,
+      expiration: answer.expiration,
+      createdAt,
+      renewedAt: null,
+      stoppedAt: null,
+    };
     await store.saveChannel(channel);
     logger.info('google channel created', { channelId: id, calendarId, expiration: new Date(answer.expiration).toISOString() });
     return channel;
@@ -94,10 +103,23 @@ export function createChannelManager(deps: ChannelManagerDeps): ChannelManager {
       const known = new Set(calendars.map((calendar) => calendar.calendarId));
       // Channels of calendars no longer on the list are stopped too.
       const orphans = live.filter((channel) => !known.has(channel.calendarId));
-      const all = [...calendars, ...[...new Set(orphans.map((channel) => channel.calendarId))].map((calendarId) => ({ calendarId, watching: false, addedBy: 'unknown', syncToken: null, updatedAt: 0 }))];
+      const all = [
+        ...calendars,
+        ...[...new Set(orphans.map((channel) => channel.calendarId))].map((calendarId) => ({
+          calendarId,
+          watching: false,
+          addedBy: 'unknown',
+          syncToken: null,
+          updatedAt: 0,
+        })),
+      ];
       for (const calendar of all) {
         try {
-          await maintainCalendar(calendar, live.filter((channel) => channel.calendarId === calendar.calendarId), counts);
+          await maintainCalendar(
+            calendar,
+            live.filter((channel) => channel.calendarId === calendar.calendarId),
+            counts,
+          );
         } catch (error) {
           // One calendar's failure (revoked delegation, 5xx) must not stop the others; the next round retries.
           counts.failed += 1;

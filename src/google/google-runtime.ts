@@ -1,11 +1,11 @@
-import { ConfigError, type Config } from '../core/config.ts';
-import type { JobHandler } from '../jobs/types.ts';
+import { type Config, ConfigError } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
-import type { Inbox, JobQueue } from '../store/types.ts';
-import { createCalendarClient, type CalendarClient } from './calendar-client.ts';
-import { startGoogleScheduler, type GoogleScheduler } from './channel-scheduler.ts';
+import type { JobHandler } from '../jobs/types.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
-import { createChannelManager, type ChannelManager } from './channels.ts';
+import type { Inbox, JobQueue } from '../store/types.ts';
+import { type CalendarClient, createCalendarClient } from './calendar-client.ts';
+import { type GoogleScheduler, startGoogleScheduler } from './channel-scheduler.ts';
+import { type ChannelManager, createChannelManager } from './channels.ts';
 import { createGoogleAuth, loadServiceAccountKey } from './service-account.ts';
 import { createCalendarSyncHandler } from './sync-handler.ts';
 import { CALENDAR_SYNC_JOB } from './sync-jobs.ts';
@@ -45,7 +45,8 @@ export function createGoogleRuntime(
 ): GoogleRuntime | undefined {
   const key = loadServiceAccountKey({ json: config.GOOGLE_SERVICE_ACCOUNT_KEY, file: config.GOOGLE_SERVICE_ACCOUNT_KEY_FILE });
   if (key === undefined) {
-    if (config.GOOGLE_CALENDAR_IDS.length > 0) throw new ConfigError(['GOOGLE_CALENDAR_IDS: needs GOOGLE_SERVICE_ACCOUNT_KEY or GOOGLE_SERVICE_ACCOUNT_KEY_FILE']);
+    if (config.GOOGLE_CALENDAR_IDS.length > 0)
+      throw new ConfigError(['GOOGLE_CALENDAR_IDS: needs GOOGLE_SERVICE_ACCOUNT_KEY or GOOGLE_SERVICE_ACCOUNT_KEY_FILE']);
     return undefined;
   }
   if (config.PUBLIC_BASE_URL === undefined) {
@@ -54,7 +55,14 @@ export function createGoogleRuntime(
   if (deps.channels === undefined) throw new Error('Google Calendar needs a channel store: the store engine must expose its SQL runner');
   const { channels, logger } = deps;
   const client = createCalendarClient({ baseUrl: config.GOOGLE_CALENDAR_API_URL, auth: createGoogleAuth(key), ...(deps.now ? { now: deps.now } : {}) });
-  const manager = createChannelManager({ store: channels, client, publicBaseUrl: config.PUBLIC_BASE_URL, ttlMs: config.GOOGLE_CHANNEL_TTL, logger, ...(deps.now ? { now: deps.now } : {}) });
+  const manager = createChannelManager({
+    store: channels,
+    client,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    ttlMs: config.GOOGLE_CHANNEL_TTL,
+    logger,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   const syncHandler = createCalendarSyncHandler({
     channels,
     client,

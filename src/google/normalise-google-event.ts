@@ -1,6 +1,6 @@
 import { classifyAttendee, effectiveInternalDomains } from '../calendar/attendees.ts';
-import { GOOGLE_SOURCE_TYPE, type CalendarAttendee, type CalendarEvent } from '../calendar/calendar-event.ts';
-import { googleEventSchema, type GoogleEvent } from './google-event.ts';
+import { type CalendarAttendee, type CalendarEvent, GOOGLE_SOURCE_TYPE } from '../calendar/calendar-event.ts';
+import { type GoogleEvent, googleEventSchema } from './google-event.ts';
 
 export type NormaliseResult = { kind: 'event'; event: CalendarEvent } | { kind: 'skipped'; eventId: string; reason: string };
 

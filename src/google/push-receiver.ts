@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+
 import type { Channel, ChannelStore } from '../store/channel-store.ts';
-import { calendarSyncJob } from './sync-jobs.ts';
 import type { JobQueue } from '../store/types.ts';
+import { calendarSyncJob } from './sync-jobs.ts';
 
 /**
  * One Google Calendar push notification (docs/protocols.md §3): an empty POST whose headers name the
@@ -49,7 +50,8 @@ function checkHeaders(headers: PushHeaders): { channelId: string; state: Resourc
   if (!resourceState || !STATES.has(resourceState)) return { message: 'X-Goog-Resource-State must be sync, exists or not_exists' };
   if (channelToken !== undefined && !CHANNEL_TOKEN.test(channelToken)) return { message: 'X-Goog-Channel-Token must be 1 to 256 printable ASCII characters' };
   if (resourceId !== undefined && !RESOURCE_ID.test(resourceId)) return { message: 'X-Goog-Resource-ID must be 1 to 256 printable ASCII characters' };
-  if (messageNumber !== undefined && !MESSAGE_NUMBER.test(messageNumber)) return { message: 'X-Goog-Message-Number must be a whole number of at most 20 digits' };
+  if (messageNumber !== undefined && !MESSAGE_NUMBER.test(messageNumber))
+    return { message: 'X-Goog-Message-Number must be a whole number of at most 20 digits' };
   return { channelId, state: resourceState as ResourceState };
 }
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+
 import { JWT } from 'google-auth-library';
 import { z } from 'zod';
+
 import { ConfigError } from '../core/config.ts';
 import { AppError } from '../core/errors.ts';
 

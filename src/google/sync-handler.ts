@@ -1,10 +1,10 @@
-import { normaliseGoogleEvent } from './normalise-google-event.ts';
-import { mapEventJobs } from '../mapping/map-event-handler.ts';
 import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
-import type { InboundEvent, NewJob, Inbox } from '../store/types.ts';
-import type { CalendarClient, ListQuery } from './calendar-client.ts';
+import { mapEventJobs } from '../mapping/map-event-handler.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
+import type { InboundEvent, Inbox, NewJob } from '../store/types.ts';
+import type { CalendarClient, ListQuery } from './calendar-client.ts';
 import { GoogleApiError } from './google-api-error.ts';
+import { normaliseGoogleEvent } from './normalise-google-event.ts';
 import { calendarSyncPayloadSchema } from './sync-jobs.ts';
 
 const DAY_MS = 86_400_000;
@@ -23,7 +23,6 @@ export interface SyncHandlerDeps {
   /** The jobs each newly stored event gets; a `map-event` job by default. */
   jobsFor?: (event: InboundEvent) => NewJob[];
 }
-
 
 interface SyncTally {
   mode: 'incremental' | 'full';
@@ -60,9 +59,10 @@ export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
 
   async function runSync(calendarId: string, senderId: string, syncToken: string | null, context: JobContext, tally: SyncTally): Promise<string | undefined> {
     const now = context.now();
-    const base: ListQuery = syncToken !== null
-      ? { syncToken }
-      : { timeMin: new Date(now - deps.fullSyncDaysBack * DAY_MS).toISOString(), timeMax: new Date(now + deps.fullSyncDaysAhead * DAY_MS).toISOString() };
+    const base: ListQuery =
+      syncToken !== null
+        ? { syncToken }
+        : { timeMin: new Date(now - deps.fullSyncDaysBack * DAY_MS).toISOString(), timeMax: new Date(now + deps.fullSyncDaysAhead * DAY_MS).toISOString() };
     tally.mode = syncToken !== null ? 'incremental' : 'full';
     let pageToken: string | undefined;
     for (;;) {

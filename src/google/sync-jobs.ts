@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Job, NewJob, JobQueue } from '../store/types.ts';
+
 import type { ChannelStore } from '../store/channel-store.ts';
+import type { Job, JobQueue, NewJob } from '../store/types.ts';
 
 export const CALENDAR_SYNC_JOB = 'calendar-sync';
 
@@ -30,7 +31,11 @@ export async function enqueueBackstopSyncs(channels: ChannelStore, jobs: Pick<Jo
   const live = await channels.activeChannels();
   const calendars = (await channels.listCalendars()).filter((calendar) => calendar.watching);
   const wanted = calendars.map((calendar) =>
-    calendarSyncJob({ calendarId: calendar.calendarId, channelId: live.find((channel) => channel.calendarId === calendar.calendarId)?.id, trigger: 'backstop' }),
+    calendarSyncJob({
+      calendarId: calendar.calendarId,
+      channelId: live.find((channel) => channel.calendarId === calendar.calendarId)?.id,
+      trigger: 'backstop',
+    }),
   );
   return wanted.length === 0 ? [] : jobs.enqueue(wanted);
 }

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
-import type { Logger } from '../core/logger.ts';
+
 import { excerpt } from '../core/excerpt.ts';
+import type { Logger } from '../core/logger.ts';
 
 // The path is the sender's: up to Node's 16 kB header limit. The line keeps its first characters.
 const PATH_MAX = 200;

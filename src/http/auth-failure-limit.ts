@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
+
 import { AppError } from '../core/errors.ts';
 import type { RateLimit } from '../jobs/pacer.ts';
 

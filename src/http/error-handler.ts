@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+
 import { AppError, publicError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 

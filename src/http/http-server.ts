@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+
 import type { Config } from '../core/config.ts';
 
 type TimeoutConfig = Pick<Config, 'HEADERS_TIMEOUT_MS' | 'REQUEST_TIMEOUT_MS'>;
@@ -12,8 +13,5 @@ type TimeoutConfig = Pick<Config, 'HEADERS_TIMEOUT_MS' | 'REQUEST_TIMEOUT_MS'>;
  */
 export function createHttpServer(listener: RequestListener, config: TimeoutConfig): Server {
   const sweepMs = Math.min(30_000, Math.max(50, Math.floor(Math.min(config.HEADERS_TIMEOUT_MS, config.REQUEST_TIMEOUT_MS) / 4)));
-  return createServer(
-    { headersTimeout: config.HEADERS_TIMEOUT_MS, requestTimeout: config.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: sweepMs },
-    listener,
-  );
+  return createServer({ headersTimeout: config.HEADERS_TIMEOUT_MS, requestTimeout: config.REQUEST_TIMEOUT_MS, connectionsCheckingInterval: sweepMs }, listener);
 }

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
+
+import { allowClients } from '../core/cidr-allowlist.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
-import { allowClients } from '../core/cidr-allowlist.ts';
 import { inboundRateLimit } from './rate-limits.ts';
 
 type GuardConfig = Pick<Config, 'SALESFORCE_ALLOWED_CIDRS' | 'INBOUND_RATE_LIMIT'>;

@@ -72,7 +72,9 @@ export function findUnstorable(value: unknown): UnstorableValue | undefined {
     }
     if (current === null || typeof current !== 'object') continue;
     if (node.depth >= MAX_JSON_DEPTH) return { path: pathOf(node), message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
-    const entries: Array<[string | number, unknown]> = Array.isArray(current) ? current.map((entry: unknown, index) => [index, entry]) : Object.entries(current);
+    const entries: Array<[string | number, unknown]> = Array.isArray(current)
+      ? current.map((entry: unknown, index) => [index, entry])
+      : Object.entries(current);
     for (const [key] of entries) {
       const problem = typeof key === 'string' ? textProblem(key) : undefined;
       if (problem !== undefined) return { path: pathOf(node), message: `has a key that ${PROBLEM_TEXT[problem]}` };

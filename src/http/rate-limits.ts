@@ -1,8 +1,9 @@
 import type { Request, RequestHandler } from 'express';
-import { rateLimit, type Options, type RateLimitInfo } from 'express-rate-limit';
+import { type Options, rateLimit, type RateLimitInfo } from 'express-rate-limit';
+
 import { AppError } from '../core/errors.ts';
-import type { RateLimit } from '../jobs/pacer.ts';
 import type { Logger } from '../core/logger.ts';
+import type { RateLimit } from '../jobs/pacer.ts';
 
 /**
  * Per-client-address limits (express-rate-limit, in memory, per process). The client address is

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+
 import type { RequestHandler } from 'express';
+
 import { requestContext } from '../core/logger.ts';
 
 // A caller's id is kept only when it is short and printable, so it cannot forge log lines.

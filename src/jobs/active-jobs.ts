@@ -18,10 +18,7 @@ export interface ActiveJob {
 export async function drainActiveJobs(active: ReadonlyMap<number, ActiveJob>, deadlineMs: number): Promise<number> {
   const all = Promise.allSettled([...active.values()].map((entry) => entry.done));
   let deadline: NodeJS.Timeout | undefined;
-  const timedOut = await Promise.race([
-    all.then(() => false),
-    new Promise<boolean>((resolve) => (deadline = setTimeout(resolve, deadlineMs, true))),
-  ]);
+  const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((resolve) => (deadline = setTimeout(resolve, deadlineMs, true)))]);
   clearTimeout(deadline);
   if (!timedOut) return 0;
   const left = [...active.values()];

@@ -51,7 +51,15 @@ export function createPacer(store: PacerStore, budgets: ReadonlyArray<{ key: str
       if (limit === undefined) return undefined;
       const state = await store.rateState(key, limit.requests, limit.windowMs);
       const remaining = state.blockedUntil === null ? Math.max(0, limit.requests - state.used) : 0;
-      return { key, capacity: limit.requests, windowMs: limit.windowMs, used: state.used, remaining, nextFreeAt: state.nextFreeAt, blockedUntil: state.blockedUntil };
+      return {
+        key,
+        capacity: limit.requests,
+        windowMs: limit.windowMs,
+        used: state.used,
+        remaining,
+        nextFreeAt: state.nextFreeAt,
+        blockedUntil: state.blockedUntil,
+      };
     },
   };
 }

@@ -127,7 +127,15 @@ async function storeRefusedOutcome(
       jobId: refused.jobId,
       leaseOwner: refused.leaseOwner,
       outcome,
-      ...(attempt && { attempt: { startedAt: attempt.startedAt, durationMs: attempt.durationMs, ...(attempt.status === undefined ? {} : { status: attempt.status }), errorClass: 'store_refused', responseExcerpt: reason } }),
+      ...(attempt && {
+        attempt: {
+          startedAt: attempt.startedAt,
+          durationMs: attempt.durationMs,
+          ...(attempt.status === undefined ? {} : { status: attempt.status }),
+          errorClass: 'store_refused',
+          responseExcerpt: reason,
+        },
+      }),
       ...(refused.eventUpdate && { eventUpdate: { eventId: refused.eventUpdate.eventId, state: 'failed' as const, reason } }),
       ...(refused.rateSlot && { rateSlot: refused.rateSlot }),
     });
@@ -167,7 +175,10 @@ function logFinished(logger: Logger, event: JobFinishedEvent, outcome: JobOutcom
   // Ids, states and timings only: a payload may hold personal data and never reaches info level.
   const { jobId: _jobId, kind: _kind, recorded, attempt, ...fields } = event;
   // The upstream's answer belongs on the job's one line: status and request id, when there was a call.
-  const upstream = { ...(attempt?.status === undefined ? {} : { status: attempt.status }), ...(attempt?.upstreamRequestId ? { upstreamRequestId: attempt.upstreamRequestId } : {}) };
+  const upstream = {
+    ...(attempt?.status === undefined ? {} : { status: attempt.status }),
+    ...(attempt?.upstreamRequestId ? { upstreamRequestId: attempt.upstreamRequestId } : {}),
+  };
   if (!recorded) {
     logger.warn('job lease lost before its outcome was stored', { ...fields, ...upstream });
     return;

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { requestContext, type Logger } from '../core/logger.ts';
+
+import { type Logger, requestContext } from '../core/logger.ts';
 import type { Job, Store } from '../store/types.ts';
-import type { Pacer } from './pacer.ts';
-import { drainActiveJobs, type ActiveJob } from './active-jobs.ts';
+import { type ActiveJob, drainActiveJobs } from './active-jobs.ts';
 import { startLeaseKeeper } from './lease-keeper.ts';
+import type { Pacer } from './pacer.ts';
 import { createRecentPace } from './recent-pace.ts';
 import type { JobRegistry } from './registry.ts';
-import { messageOf, runJob, type JobFinishedEvent } from './run-job.ts';
+import { type JobFinishedEvent, messageOf, runJob } from './run-job.ts';
 
 /**
  * The worker: claims jobs from the store and runs them, at most `concurrency` at once.
@@ -219,7 +220,12 @@ export function createWorker(options: WorkerOptions): Worker {
   async function supersededWhileWaiting(job: Job): Promise<boolean> {
     const newer = await store.pendingOfKey(job.coalesceKey as string);
     if (newer === undefined) return false;
-    await store.finish({ jobId: job.id, leaseOwner: owner, outcome: { state: 'deferred', runAt: now() }, ...(job.rateKey !== null && { rateSlot: 'refund' as const }) });
+    await store.finish({
+      jobId: job.id,
+      leaseOwner: owner,
+      outcome: { state: 'deferred', runAt: now() },
+      ...(job.rateKey !== null && { rateSlot: 'refund' as const }),
+    });
     logger.info('job superseded while it waited to run', { owner, jobId: job.id, kind: job.kind, supersededBy: newer });
     return true;
   }
@@ -235,7 +241,11 @@ export function createWorker(options: WorkerOptions): Worker {
     await Promise.all(
       paced.map((job) =>
         store.finish({ jobId: job.id, leaseOwner: owner, outcome: { state: 'deferred', runAt: now() }, rateSlot: 'refund' }).catch((error: unknown) => {
-          logger.warn('giving back the call slot of a job never started failed; the slot frees at the end of its window', { owner, jobId: job.id, error: messageOf(error) });
+          logger.warn('giving back the call slot of a job never started failed; the slot frees at the end of its window', {
+            owner,
+            jobId: job.id,
+            error: messageOf(error),
+          });
         }),
       ),
     );

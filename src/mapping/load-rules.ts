@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+
 import type { z } from 'zod';
+
 import type { Config } from '../core/config.ts';
 import { builtInRules, resolveRules } from './default-rules.ts';
 import { mappingFileSchema, type MappingRules } from './rules-schema.ts';
@@ -63,7 +65,10 @@ export function parseRules(text: string, file: string, config: Pick<Config, 'REM
   }
   const result = mappingFileSchema.safeParse(json);
   if (!result.success) {
-    throw new MappingRulesError(file, result.error.issues.flatMap((issue) => formatRulesIssue(issue, json).split('\n')));
+    throw new MappingRulesError(
+      file,
+      result.error.issues.flatMap((issue) => formatRulesIssue(issue, json).split('\n')),
+    );
   }
   return resolveRules(result.data, { triggerSummary: config.REMAP_TRIGGER_SUMMARY, triggerAiSignals: config.REMAP_TRIGGER_AI_SIGNALS });
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import type { HandlerResult, JobHandler } from '../jobs/types.ts';
+
 import type { Logger } from '../core/logger.ts';
+import type { HandlerResult, JobHandler } from '../jobs/types.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { remapJob } from '../momentum/delivery-jobs.ts';
-import type { InboundEvent, NewJob, Inbox } from '../store/types.ts';
-import { CrmLookupError, UnmappableEventError, type EventMapper } from './event-mapper.ts';
+import type { InboundEvent, Inbox, NewJob } from '../store/types.ts';
+import { CrmLookupError, type EventMapper, UnmappableEventError } from './event-mapper.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
 import { sourceRecordKey, sourceVersionOf } from './source-record.ts';
 

@@ -10,7 +10,10 @@ import { z } from 'zod';
 const apiName = (what: string) =>
   z
     .string({ error: 'expected string' })
-    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, `expected a Salesforce ${what} API name such as ${what === 'field' ? 'Subject or Meeting_Id__c' : 'Event or Meeting__c'}`);
+    .regex(
+      /^[A-Za-z][A-Za-z0-9_]*$/,
+      `expected a Salesforce ${what} API name such as ${what === 'field' ? 'Subject or Meeting_Id__c' : 'Event or Meeting__c'}`,
+    );
 
 const fieldName = apiName('field');
 /** A field to read, or null to switch off a field a built-in default would read. */
@@ -29,10 +32,7 @@ export const sObjectRuleSchema = z
     opportunityIdField: optionalField.meta({ description: 'Field holding the opportunity id (wins over recordIdFields)' }),
     accountIdField: optionalField.meta({ description: 'Field holding the account id (wins over recordIdFields)' }),
     leadIdField: optionalField.meta({ description: 'Field holding the lead id (wins over recordIdFields)' }),
-    useRecordIdAs: recordKindSchema
-      .nullable()
-      .optional()
-      .meta({ description: "Use the record's own Id as this kind of id (Opportunity: opportunity)" }),
+    useRecordIdAs: recordKindSchema.nullable().optional().meta({ description: "Use the record's own Id as this kind of id (Opportunity: opportunity)" }),
     momentumMeetingIdField: optionalField.meta({ description: 'Field holding a Momentum meeting id (an integer)' }),
     sourceIdField: optionalField.meta({ description: "Field holding the meeting's id in an external system (source.id)" }),
     sourceTypeField: optionalField.meta({ description: 'Field holding the external system name (source.type)' }),

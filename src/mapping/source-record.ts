@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { InboundEvent } from '../store/types.ts';
 
 /**
@@ -25,7 +26,9 @@ export function sourceRecordKey(event: Pick<InboundEvent, 'source' | 'parsedPayl
 /** The source's own version of this state (epoch ms), when it carries one. */
 export function sourceVersionOf(event: Pick<InboundEvent, 'parsedPayload'>): number | undefined {
   const salesforce = salesforceRecord.safeParse(event.parsedPayload);
-  const text = salesforce.success ? (salesforce.data.fields.SystemModstamp ?? salesforce.data.fields.LastModifiedDate) : calendarRecord.safeParse(event.parsedPayload).data?.updated;
+  const text = salesforce.success
+    ? (salesforce.data.fields.SystemModstamp ?? salesforce.data.fields.LastModifiedDate)
+    : calendarRecord.safeParse(event.parsedPayload).data?.updated;
   if (text === undefined) return undefined;
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;

@@ -1,7 +1,8 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
 import type { Logger } from '../core/logger.ts';
 import type { AdminReads } from '../store/types.ts';
-import { statusClass, type BridgeMetrics } from './bridge-metrics.ts';
+import { type BridgeMetrics, statusClass } from './bridge-metrics.ts';
 import { registerQueueGauges } from './queue-gauges.ts';
 
 /** What GET /metrics serves: the text and its content type. */

@@ -1,6 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
+
 import type { Logger } from '../core/logger.ts';
-import type { JobState, StoreStats, AdminReads } from '../store/types.ts';
+import type { AdminReads, JobState, StoreStats } from '../store/types.ts';
 
 // Every state, so a kind's gauge drops to 0 instead of vanishing when its last job leaves a state.
 const JOB_STATES = Object.keys({

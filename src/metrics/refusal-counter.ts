@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
+
 import { publicError } from '../core/errors.ts';
 import type { InboundMetrics } from './bridge-metrics.ts';
 

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+
 import { errorExcerpt } from './error-excerpt.ts';
 import { parseRateLimitHeaders, type RateLimitHint } from './rate-limit-headers.ts';
 import { remapResponseSchema } from './schemas.ts';

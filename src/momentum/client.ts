@@ -1,4 +1,5 @@
 import { Agent } from 'undici';
+
 import { classifyFailure, classifyResponse, type MomentumOutcome } from './classify-response.ts';
 import type { ImportRequest, RemapFlags, RemapRequest } from './schemas.ts';
 import { bridgeUserAgent } from './user-agent.ts';

@@ -1,9 +1,9 @@
-import type { JobContext, JobHandler } from '../jobs/types.ts';
 import type { Logger } from '../core/logger.ts';
+import type { JobContext, JobHandler } from '../jobs/types.ts';
 import type { Job, JobQueue } from '../store/types.ts';
 import type { MomentumCallResult, MomentumClient } from './client.ts';
-import { invalidRequest, toHandlerResult, type PacingDeps } from './delivery-outcome.ts';
-import { describeIssues, importDeliveryPayloadSchema, remapDeliveryPayloadSchema, type RemapDeliveryPayload } from './schemas.ts';
+import { invalidRequest, type PacingDeps, toHandlerResult } from './delivery-outcome.ts';
+import { describeIssues, importDeliveryPayloadSchema, type RemapDeliveryPayload, remapDeliveryPayloadSchema } from './schemas.ts';
 
 export { remapCoalesceKey } from './remap-coalesce-key.ts';
 
@@ -83,6 +83,7 @@ function logCall(logger: Logger, kind: string, job: Job, result: MomentumCallRes
   const meta = { jobId: job.id, attempts: job.attempts, outcome: result.kind, ms: result.durationMs };
   // The worker's 'job finished' line carries status and upstream request id at info: one line per job.
   if (result.kind === 'success') logger.debug(`${kind} forwarded`, { ...meta, status: result.status, upstreamRequestId: result.requestId });
-  else if (result.kind === 'network' || result.kind === 'timeout' || result.kind === 'aborted') logger.warn(`${kind} failed`, { ...meta, error: result.message });
+  else if (result.kind === 'network' || result.kind === 'timeout' || result.kind === 'aborted')
+    logger.warn(`${kind} failed`, { ...meta, error: result.message });
   else logger.warn(`${kind} failed`, { ...meta, status: result.status, excerpt: result.excerpt, upstreamRequestId: result.requestId });
 }

@@ -1,6 +1,6 @@
 import type { Pacer } from '../jobs/pacer.ts';
-import type { HandlerResult } from '../jobs/types.ts';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter, SLOW_DOWN_MIN_DELAY_MS } from '../jobs/retry-policy.ts';
+import type { HandlerResult } from '../jobs/types.ts';
 import type { AttemptRecord } from '../store/types.ts';
 import type { MomentumCallResult } from './client.ts';
 import type { RateLimitHint } from './rate-limit-headers.ts';
@@ -18,7 +18,12 @@ export interface PacingDeps {
 /** A request that fails its own schema is dead at once and never sent; the attempt log says why. */
 export function invalidRequest(issues: string, now: number): HandlerResult {
   const reason = `invalid_request: ${issues}`;
-  return { kind: 'final', state: 'dead', reason, attempt: { startedAt: now, durationMs: 0, errorClass: 'invalid_request', responseExcerpt: reason.slice(0, 4096) } };
+  return {
+    kind: 'final',
+    state: 'dead',
+    reason,
+    attempt: { startedAt: now, durationMs: 0, errorClass: 'invalid_request', responseExcerpt: reason.slice(0, 4096) },
+  };
 }
 
 function attemptOf(result: MomentumCallResult): AttemptRecord {

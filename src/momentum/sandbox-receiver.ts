@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import type { Logger } from '../core/logger.ts';
 import { describeIssues, importRequestSchema, remapRequestSchema } from './schemas.ts';
 

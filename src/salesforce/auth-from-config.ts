@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ConfigError, type Config } from '../core/config.ts';
+
+import { type Config, ConfigError } from '../core/config.ts';
 import type { SalesforceAuth } from './jsforce-connection.ts';
 
 export type SalesforceAuthSettings = Pick<
@@ -47,7 +48,8 @@ function readPrivateKey(config: SalesforceAuthSettings): string {
  */
 export function salesforceAuthFromConfig(config: SalesforceAuthSettings): SalesforceAuth | undefined {
   const hasKey = config.SALESFORCE_PRIVATE_KEY !== undefined || config.SALESFORCE_PRIVATE_KEY_FILE !== undefined;
-  const anySet = config.SALESFORCE_CLIENT_ID !== undefined || config.SALESFORCE_CLIENT_SECRET !== undefined || config.SALESFORCE_USERNAME !== undefined || hasKey;
+  const anySet =
+    config.SALESFORCE_CLIENT_ID !== undefined || config.SALESFORCE_CLIENT_SECRET !== undefined || config.SALESFORCE_USERNAME !== undefined || hasKey;
   if (!anySet) return undefined;
 
   const clientId = config.SALESFORCE_CLIENT_ID;

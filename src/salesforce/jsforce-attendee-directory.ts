@@ -1,6 +1,6 @@
+import type { AccountMatch, AttendeeDirectory, ContactMatch, LeadMatch, OpportunityCandidate } from '../calendar/attendee-directory.ts';
 import type { Logger } from '../core/logger.ts';
 import { normalizeSalesforceId } from '../mapping/salesforce-ids.ts';
-import type { AccountMatch, AttendeeDirectory, ContactMatch, LeadMatch, OpportunityCandidate } from '../calendar/attendee-directory.ts';
 import { createBatchLoader } from './batch-loader.ts';
 import { SalesforceLookupError } from './directory.ts';
 import type { SalesforceApi } from './jsforce-connection.ts';
@@ -93,7 +93,10 @@ export function createJsforceAttendeeDirectory(options: JsforceAttendeeDirectory
       counts.set(key, { ...match, contacts: match.contacts + 1 });
     }
     // The Account with the most Contacts at the domain first.
-    return groupBy([...counts.values()].sort((a, b) => b.contacts - a.contacts), (match) => match.domain);
+    return groupBy(
+      [...counts.values()].sort((a, b) => b.contacts - a.contacts),
+      (match) => match.domain,
+    );
   }, 50);
 
   const byWebsite = loader<AccountMatch>(async (domains) => {
@@ -147,6 +150,10 @@ export function createJsforceAttendeeDirectory(options: JsforceAttendeeDirectory
     leadsByEmail: (emails) => flat(leads, emails),
     accountsByContactDomain: (domains) => flat(byContactDomain, domainsOnly(domains)),
     accountsByWebsite: (domains) => flat(byWebsite, domainsOnly(domains)),
-    opportunitiesOf: (accountIds) => flat(opportunities, accountIds.filter((id) => normalizeSalesforceId(id) === id)),
+    opportunitiesOf: (accountIds) =>
+      flat(
+        opportunities,
+        accountIds.filter((id) => normalizeSalesforceId(id) === id),
+      ),
   };
 }

@@ -1,4 +1,5 @@
 import { Connection } from 'jsforce';
+
 import { JWT_BEARER_GRANT, jwtBearerGrant } from './jwt-bearer.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Logger } from '../core/logger.ts';
 import { normalizeSalesforceId } from '../mapping/salesforce-ids.ts';
 import { createBatchLoader } from './batch-loader.ts';
-import { SalesforceLookupError, type SalesforceDirectory } from './directory.ts';
+import { type SalesforceDirectory, SalesforceLookupError } from './directory.ts';
 import type { SalesforceApi } from './jsforce-connection.ts';
 
 export interface JsforceDirectoryOptions {

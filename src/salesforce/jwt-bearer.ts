@@ -1,4 +1,4 @@
-import { GoogleToken, type gaxios, type Transporter } from 'google-auth-library';
+import { type gaxios, GoogleToken, type Transporter } from 'google-auth-library';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 

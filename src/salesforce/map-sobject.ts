@@ -1,7 +1,7 @@
-import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
-import { remapRequestSchema, type RemapRequest } from '../momentum/schemas.ts';
-import { skipped, type MappingOutcome } from '../mapping/mapping-outcome.ts';
+import { type MappingOutcome, skipped } from '../mapping/mapping-outcome.ts';
 import type { MappingRules, SObjectRule } from '../mapping/rules-schema.ts';
+import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
+import { type RemapRequest, remapRequestSchema } from '../momentum/schemas.ts';
 import { extractMeeting, ownerToLookUp } from './sobject-meeting.ts';
 import { extractRecords } from './sobject-records.ts';
 

@@ -4,7 +4,6 @@ import type { InboundEvent, IngestResult, NewJob, Store } from '../store/types.t
 import type { OutboundMessage } from './outbound-message.ts';
 import { parseOutboundMessage } from './soap-parser.ts';
 
-
 /** What a stored notification's event carries for the mapping job. */
 export interface SalesforceEventPayload {
   organizationId: string;

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { describeIssues } from '../momentum/schemas.ts';
-import type { SalesforceDirectory } from './directory.ts';
-import { UnmappableEventError, type EventMapper } from '../mapping/event-mapper.ts';
-import { mapSObject, ownerIdsToLookUp } from './map-sobject.ts';
+
+import { type EventMapper, UnmappableEventError } from '../mapping/event-mapper.ts';
 import type { MappingOutcome } from '../mapping/mapping-outcome.ts';
 import type { MappingRules } from '../mapping/rules-schema.ts';
+import { describeIssues } from '../momentum/schemas.ts';
+import type { SalesforceDirectory } from './directory.ts';
+import { mapSObject, ownerIdsToLookUp } from './map-sobject.ts';
 
 // What the Outbound Message receiver stores per notification (SalesforceEventPayload); extra keys are kept as they are.
 const storedNotificationSchema = z.looseObject({

@@ -1,4 +1,6 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+
+import { describeTextProblem, textProblem } from '../http/inbound-text.ts';
 import {
   checkMessage,
   checkNotification,
@@ -8,11 +10,10 @@ import {
   type RawMessage,
   type RawNotification,
   SOAP_ENVELOPE_NS,
-  SOBJECT_NS,
   soapParseError,
+  SOBJECT_NS,
   XSI_NS,
 } from './outbound-message.ts';
-import { describeTextProblem, textProblem } from '../http/inbound-text.ts';
 import { attribute, describeXmlError, isTrue, locateXmlError } from './xml-helpers.ts';
 
 export { isSoapParseError, type OutboundMessage, type OutboundNotification } from './outbound-message.ts';

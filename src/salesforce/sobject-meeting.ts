@@ -1,6 +1,6 @@
-import type { MeetingDetails, RemapSource } from '../momentum/schemas.ts';
 import type { SObjectRule } from '../mapping/rules-schema.ts';
 import { normalizeSalesforceId } from '../mapping/salesforce-ids.ts';
+import type { MeetingDetails, RemapSource } from '../momentum/schemas.ts';
 
 export interface MeetingIdentity {
   source?: RemapSource;
@@ -35,11 +35,7 @@ export function ownerToLookUp(rule: SObjectRule, fields: Readonly<Record<string,
  * Where the meeting identity comes from (docs/protocols.md §1): a Momentum meeting id, an external
  * source {id, type}, and/or meetingDetails. A host email alone identifies no meeting.
  */
-export function extractMeeting(
-  rule: SObjectRule,
-  fields: Readonly<Record<string, string>>,
-  ownerEmails: ReadonlyMap<string, string>,
-): MeetingResult {
+export function extractMeeting(rule: SObjectRule, fields: Readonly<Record<string, string>>, ownerEmails: ReadonlyMap<string, string>): MeetingResult {
   const named = [rule.momentumMeetingIdField, rule.sourceIdField, rule.titleField, rule.startTimeField].filter((f) => f !== undefined);
   if (named.length === 0) {
     return { reason: 'the mapping names no meeting fields (momentumMeetingIdField, sourceIdField, titleField or startTimeField)' };

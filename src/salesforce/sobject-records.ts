@@ -1,6 +1,6 @@
-import type { SalesforceRecords } from '../momentum/schemas.ts';
 import type { RecordKind, SObjectRule } from '../mapping/rules-schema.ts';
 import { classifySalesforceId, normalizeSalesforceId } from '../mapping/salesforce-ids.ts';
+import type { SalesforceRecords } from '../momentum/schemas.ts';
 
 const KEY_OF: Record<RecordKind, keyof SalesforceRecords> = { opportunity: 'opportunityId', account: 'accountId', lead: 'leadId' };
 const PREFIX_OF: Record<RecordKind, string> = { opportunity: '006', account: '001', lead: '00Q' };

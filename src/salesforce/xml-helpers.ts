@@ -46,5 +46,7 @@ export function describeXmlError(message: string, before: string): string {
   if (text !== 'malformed character entity') return text;
   const reference = CHARACTER_REFERENCE.exec(before)?.[0];
   if (reference === undefined) return text;
-  return NUL_REFERENCE.test(reference) ? `character reference ${reference} is U+0000 (NUL), which XML does not allow` : `character reference ${reference} is not a character XML allows`;
+  return NUL_REFERENCE.test(reference)
+    ? `character reference ${reference} is U+0000 (NUL), which XML does not allow`
+    : `character reference ${reference} is not a character XML allows`;
 }

@@ -20,7 +20,6 @@ const TYPES: Record<Dialect, Record<string, string>> = {
   postgres: { id: 'BIGSERIAL PRIMARY KEY', bigint: 'BIGINT', double: 'DOUBLE PRECISION', int: 'INTEGER' },
 };
 
-
 const MIGRATIONS: Migration[] = [
   {
     version: 1,

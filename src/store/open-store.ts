@@ -1,4 +1,5 @@
 import winston from 'winston';
+
 import { AppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { openPostgresStore } from './postgres/store.ts';

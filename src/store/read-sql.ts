@@ -1,7 +1,7 @@
 import type { Dialect } from './migrations.ts';
 import type { Row } from './row-mappers.ts';
 import { limitParam } from './sql.ts';
-import { JOB_PRIORITY, type EventListQuery, type JobFilter, type JobListQuery, type JobState, type PriorityClass, type StoreStats } from './types.ts';
+import { type EventListQuery, JOB_PRIORITY, type JobFilter, type JobListQuery, type JobState, type PriorityClass, type StoreStats } from './types.ts';
 
 /**
  * Read models over the store (admin API, metrics), shared by both engines. Listings are built from

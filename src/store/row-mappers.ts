@@ -1,6 +1,6 @@
-import { fromJson } from './store-values.ts';
 import type { Candidate } from './job-rules.ts';
 import type { MeetingVersion } from './meeting-order.ts';
+import { fromJson } from './store-values.ts';
 import type { Attempt, EventState, InboundEvent, InboundMessage, Job, JobPriority, JobState } from './types.ts';
 
 /** A row as either driver returns it: snake_case columns, BIGINTs already numbers. */
@@ -67,7 +67,13 @@ export function eventFromRow(row: Row): InboundEvent {
 }
 
 export function messageFromRow(row: Row): InboundMessage {
-  return { id: num(row.id), source: String(row.source), senderId: textOrNull(row.sender_id), rawPayload: String(row.raw_payload), receivedAt: num(row.received_at) };
+  return {
+    id: num(row.id),
+    source: String(row.source),
+    senderId: textOrNull(row.sender_id),
+    rawPayload: String(row.raw_payload),
+    receivedAt: num(row.received_at),
+  };
 }
 
 export function attemptFromRow(row: Row): Attempt {

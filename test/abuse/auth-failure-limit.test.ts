@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
 import type { Store } from '../../src/store/types.ts';
 import { KEY } from '../admin/support/admin-app.ts';
@@ -58,7 +59,10 @@ async function start(options: { held?: number } = {}) {
       const scrapes = barrier(options.held ?? 1);
       return {
         store: options.held === undefined ? store : heldStats(store, options.held),
-        metrics: { ...metrics, exposition: { contentType: metrics.exposition.contentType, render: async () => (await scrapes(), metrics.exposition.render()) } },
+        metrics: {
+          ...metrics,
+          exposition: { contentType: metrics.exposition.contentType, render: async () => (await scrapes(), metrics.exposition.render()) },
+        },
       };
     },
   });

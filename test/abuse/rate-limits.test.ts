@@ -1,14 +1,16 @@
 import { setTimeout as delay } from 'node:timers/promises';
+
 import express, { Router } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/core/config.ts';
 import { AppError } from '../../src/core/errors.ts';
-import { jsonErrorHandler } from '../../src/http/error-handler.ts';
 import { authFailureLimit, recordAuthFailure } from '../../src/http/auth-failure-limit.ts';
+import { jsonErrorHandler } from '../../src/http/error-handler.ts';
 import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { startHarness, type Harness } from '../ingest/salesforce-route-harness.ts';
+import { type Harness, startHarness } from '../ingest/salesforce-route-harness.ts';
 import { readFault } from '../ingest/soap-reply-reader.ts';
 import { storedCounts } from '../ingest/sqlite-counts.ts';
 import { captureLogs } from '../support/log-capture.ts';
@@ -35,7 +37,10 @@ describe('INBOUND_RATE_LIMIT on POST /salesforce/outbound-message', () => {
     expect(Number(third.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(third.headers['content-type']).toBe('text/xml; charset=utf-8');
     expect(third.text).not.toContain('<Ack>');
-    expect(readFault(third.text)).toEqual({ faultcode: 'soapenv:Client', faultstring: expect.stringMatching(/^too many requests from this address; retry after \d+ s$/) });
+    expect(readFault(third.text)).toEqual({
+      faultcode: 'soapenv:Client',
+      faultstring: expect.stringMatching(/^too many requests from this address; retry after \d+ s$/),
+    });
     expect(storedCounts(harness.file)).toEqual({ messages: 2, events: 2, jobs: 2 });
   });
 
@@ -85,7 +90,9 @@ describe('INBOUND_RATE_LIMIT on /calendar/*', () => {
 
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(limited.body).toEqual({ error: { code: 'rate_limited', message: expect.stringMatching(/^too many requests from this address; retry after \d+ s$/) } });
+    expect(limited.body).toEqual({
+      error: { code: 'rate_limited', message: expect.stringMatching(/^too many requests from this address; retry after \d+ s$/) },
+    });
     // Health checks are never limited: probes come from one address too.
     expect(health.status).toBe(200);
   });
@@ -114,7 +121,9 @@ describe('authFailureLimit (ADMIN_AUTH_FAILURE_LIMIT)', () => {
     return app;
   }
   const call = (app: express.Express, options: { key?: string; from?: string; path?: string } = {}) => {
-    const test = request(app).get(options.path ?? '/admin/jobs').set('X-Forwarded-For', options.from ?? '203.0.113.1');
+    const test = request(app)
+      .get(options.path ?? '/admin/jobs')
+      .set('X-Forwarded-For', options.from ?? '203.0.113.1');
     return options.key === undefined ? test : test.set('X-API-Key', options.key);
   };
 

@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { parseConfig } from '../../src/core/config.ts';
 import { storedCounts } from '../ingest/sqlite-counts.ts';
-import { startBridgeHarness, type BridgeHarness } from '../metrics/support/bridge-harness.ts';
+import { type BridgeHarness, startBridgeHarness } from '../metrics/support/bridge-harness.ts';
 
 let harness: BridgeHarness | undefined;
 const sockets: Socket[] = [];
@@ -47,7 +49,11 @@ async function slowClient(url: string, head: string, drip: string): Promise<Slow
 describe('slow clients (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS)', () => {
   it('when a sender never finishes its headers, then the server answers 408 and closes the connection, and keeps serving others meanwhile', async () => {
     harness = await startBridgeHarness({ HEADERS_TIMEOUT_MS: '400', REQUEST_TIMEOUT_MS: '800' });
-    const loris = await slowClient(harness.bridge.url, 'POST /salesforce/outbound-message HTTP/1.1\r\nHost: bridge\r\nContent-Type: text/xml\r\n', 'X-Slow: a\r\n');
+    const loris = await slowClient(
+      harness.bridge.url,
+      'POST /salesforce/outbound-message HTTP/1.1\r\nHost: bridge\r\nContent-Type: text/xml\r\n',
+      'X-Slow: a\r\n',
+    );
 
     const othersMeanwhile = await fetch(`${harness.bridge.url}/healthz`);
     await loris.closed();

@@ -1,9 +1,10 @@
 import express from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ConfigError, parseConfig } from '../../src/core/config.ts';
 import { notifications, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { expectRefused, startHarness, type Harness } from '../ingest/salesforce-route-harness.ts';
+import { expectRefused, type Harness, startHarness } from '../ingest/salesforce-route-harness.ts';
 import { storedCounts } from '../ingest/sqlite-counts.ts';
 
 let harness: Harness | undefined;
@@ -58,7 +59,11 @@ describe('SALESFORCE_ALLOWED_CIDRS on POST /salesforce/outbound-message', () => 
 
     const response = await harness.post(message()).set('X-Forwarded-For', '203.0.113.9');
 
-    await expectRefused(harness, response, { status: 403, faultcode: 'soapenv:Client', faultstring: /^client address (::ffff:)?127\.0\.0\.1 is not allowed to post Outbound Messages$/ });
+    await expectRefused(harness, response, {
+      status: 403,
+      faultcode: 'soapenv:Client',
+      faultstring: /^client address (::ffff:)?127\.0\.0\.1 is not allowed to post Outbound Messages$/,
+    });
   });
 
   it('when the proxy is trusted and the forwarded client is inside the range, then the message is acked and stored', async () => {
@@ -76,7 +81,11 @@ describe('SALESFORCE_ALLOWED_CIDRS on POST /salesforce/outbound-message', () => 
 
     const response = await harness.post(message()).set('X-Forwarded-For', '198.51.100.7');
 
-    await expectRefused(harness, response, { status: 403, faultcode: 'soapenv:Client', faultstring: 'client address 198.51.100.7 is not allowed to post Outbound Messages' });
+    await expectRefused(harness, response, {
+      status: 403,
+      faultcode: 'soapenv:Client',
+      faultstring: 'client address 198.51.100.7 is not allowed to post Outbound Messages',
+    });
   });
 
   it('when the forwarded client is an IPv6 address inside an IPv6 range, then the message is acked', async () => {
@@ -98,6 +107,8 @@ describe('SALESFORCE_ALLOWED_CIDRS on POST /salesforce/outbound-message', () => 
   });
 
   it.each(['13.108.0.0/40', 'salesforce.com', '13.108.0.0/14/2'])('when an entry is %j, then the start is refused naming the setting', (entry) => {
-    expect(() => parseConfig({ SALESFORCE_ALLOWED_CIDRS: `10.0.0.0/8,${entry}` })).toThrow(/SALESFORCE_ALLOWED_CIDRS: each entry must be an IPv4 or IPv6 address or CIDR/);
+    expect(() => parseConfig({ SALESFORCE_ALLOWED_CIDRS: `10.0.0.0/8,${entry}` })).toThrow(
+      /SALESFORCE_ALLOWED_CIDRS: each entry must be an IPv4 or IPv6 address or CIDR/,
+    );
   });
 });

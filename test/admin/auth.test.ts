@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createApiKeyMatcher, keyFingerprint, presentedKey } from '../../src/admin/api-keys.ts';
 import { ADMIN_ROUTE_LIST } from '../../src/admin/routes.ts';
 import { type AdminApp, KEY, ROTATED_KEY, startAdminApp } from './support/admin-app.ts';
@@ -33,7 +34,8 @@ describe('admin API authentication', () => {
     for (const route of concreteRoutes) {
       const missing = await request(harness.app)[route.method](route.path);
       const wrong = await request(harness.app)[route.method](route.path).set('X-API-Key', `${KEY}x`);
-      const basic = await request(harness.app)[route.method](route.path).set('Authorization', `Basic ${Buffer.from(`admin:${KEY}`).toString('base64')}`);
+      const basicAuth = `Basic ${Buffer.from(`admin:${KEY}`).toString('base64')}`;
+      const basic = await request(harness.app)[route.method](route.path).set('Authorization', basicAuth);
 
       for (const response of [missing, wrong, basic]) {
         expect(response.status, `${route.method} ${route.path}`).toBe(401);
@@ -63,7 +65,13 @@ describe('admin API authentication', () => {
 
     expect(response.status).toBe(202);
     const change = harness.logs.lines().find((line) => line.message === 'admin change');
-    expect(change).toMatchObject({ level: 'info', action: 'replayDelivery', keyFingerprint: keyFingerprint(ROTATED_KEY), deliveryId: dead.id, replayId: response.body.delivery.id });
+    expect(change).toMatchObject({
+      level: 'info',
+      action: 'replayDelivery',
+      keyFingerprint: keyFingerprint(ROTATED_KEY),
+      deliveryId: dead.id,
+      replayId: response.body.delivery.id,
+    });
     expect(keyFingerprint(ROTATED_KEY)).toMatch(/^[0-9a-f]{8}$/);
     expect(harness.logs.text()).not.toContain(ROTATED_KEY);
     expect(harness.logs.text()).not.toContain(KEY);

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ADMIN_ROUTE_LIST } from '../../src/admin/routes.ts';
 import type { CalendarClient } from '../../src/google/calendar-client.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
-import { ENGINES, type EngineApp, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
 import { KEY } from './support/admin-app.ts';
 import { deadRemap, storeEvent } from './support/seed.ts';
 
@@ -50,41 +52,195 @@ const CASES: Case[] = [
     { name: `cancel: ${name}`, method: 'post', path: `/admin/deliveries/${id}/cancel`, route: 'cancelDelivery' },
   ]),
   // The largest id there can be is a valid id: its delivery does not exist.
-  { name: 'replay: the largest safe integer', method: 'post', path: `/admin/deliveries/${Number.MAX_SAFE_INTEGER}/replay`, route: 'replayDelivery', status: 404 },
-  { name: 'reprocess: the largest safe integer', method: 'post', path: `/admin/events/${Number.MAX_SAFE_INTEGER}/reprocess`, route: 'reprocessEvent', status: 404 },
+  {
+    name: 'replay: the largest safe integer',
+    method: 'post',
+    path: `/admin/deliveries/${Number.MAX_SAFE_INTEGER}/replay`,
+    route: 'replayDelivery',
+    status: 404,
+  },
+  {
+    name: 'reprocess: the largest safe integer',
+    method: 'post',
+    path: `/admin/events/${Number.MAX_SAFE_INTEGER}/reprocess`,
+    route: 'reprocessEvent',
+    status: 404,
+  },
 
-  { name: 'remap: NUL in source.id', method: 'post', path: '/admin/meetings/remap', body: { ...remap, source: { id: 'a\u0000b', type: 'ZOOM' } }, route: 'manualRemap' },
-  { name: 'remap: NUL in the title', method: 'post', path: '/admin/meetings/remap', body: { salesforceRecords: remap.salesforceRecords, meetingDetails: { title: 'Pricing\u0000review' } }, route: 'manualRemap' },
-  { name: 'remap: an unpaired surrogate in the title', method: 'post', path: '/admin/meetings/remap', body: '{"salesforceRecords":{"opportunityId":"0065w000023STAmAAO"},"meetingDetails":{"title":"\\ud800"}}', route: 'manualRemap' },
-  { name: 'remap: NUL in a Salesforce id', method: 'post', path: '/admin/meetings/remap', body: { ...remap, salesforceRecords: { opportunityId: '0065w000023S\u0000AmAAO' } }, route: 'manualRemap' },
+  {
+    name: 'remap: NUL in source.id',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: { ...remap, source: { id: 'a\u0000b', type: 'ZOOM' } },
+    route: 'manualRemap',
+  },
+  {
+    name: 'remap: NUL in the title',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: { salesforceRecords: remap.salesforceRecords, meetingDetails: { title: 'Pricing\u0000review' } },
+    route: 'manualRemap',
+  },
+  {
+    name: 'remap: an unpaired surrogate in the title',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: '{"salesforceRecords":{"opportunityId":"0065w000023STAmAAO"},"meetingDetails":{"title":"\\ud800"}}',
+    route: 'manualRemap',
+  },
+  {
+    name: 'remap: NUL in a Salesforce id',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: { ...remap, salesforceRecords: { opportunityId: '0065w000023S\u0000AmAAO' } },
+    route: 'manualRemap',
+  },
   { name: 'remap: NUL in a key', method: 'post', path: '/admin/meetings/remap', body: { ...remap, ['x\u0000']: 1 }, route: 'manualRemap' },
-  { name: 'remap: a source.id of 3000 random characters', method: 'post', path: '/admin/meetings/remap', body: { ...remap, source: { id: randomText(3000), type: 'ZOOM' } }, route: 'manualRemap' },
-  { name: 'remap: a title of 3000 random characters', method: 'post', path: '/admin/meetings/remap', body: { salesforceRecords: remap.salesforceRecords, meetingDetails: { title: randomText(3000) } }, route: 'manualRemap' },
-  { name: 'remap: a title of 1000 three-byte characters', method: 'post', path: '/admin/meetings/remap', body: { salesforceRecords: remap.salesforceRecords, meetingDetails: { title: '会'.repeat(1000) } }, route: 'manualRemap' },
-  { name: 'remap: a source.type of 500 characters', method: 'post', path: '/admin/meetings/remap', body: { ...remap, source: { id: 'abc', type: 'Z'.repeat(500) } }, route: 'manualRemap' },
-  { name: 'remap: a Salesforce id of 100 characters', method: 'post', path: '/admin/meetings/remap', body: { ...remap, salesforceRecords: { accountId: 'A'.repeat(100) } }, route: 'manualRemap' },
-  { name: 'remap: a momentumMeetingId of 2^64', method: 'post', path: '/admin/meetings/remap', body: '{"salesforceRecords":{"opportunityId":"0065w000023STAmAAO"},"meetingDetails":{"momentumMeetingId":18446744073709551616}}', route: 'manualRemap' },
-  { name: 'remap: JSON nested 10 000 levels deep', method: 'post', path: '/admin/meetings/remap', body: `{"source":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, route: 'manualRemap' },
+  {
+    name: 'remap: a source.id of 3000 random characters',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: { ...remap, source: { id: randomText(3000), type: 'ZOOM' } },
+    route: 'manualRemap',
+  },
+  {
+    name: 'remap: a title of 3000 random characters',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: { salesforceRecords: remap.salesforceRecords, meetingDetails: { title: randomText(3000) } },
+    route: 'manualRemap',
+  },
+  {
+    name: 'remap: a title of 1000 three-byte characters',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: { salesforceRecords: remap.salesforceRecords, meetingDetails: { title: '会'.repeat(1000) } },
+    route: 'manualRemap',
+  },
+  {
+    name: 'remap: a source.type of 500 characters',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: { ...remap, source: { id: 'abc', type: 'Z'.repeat(500) } },
+    route: 'manualRemap',
+  },
+  {
+    name: 'remap: a Salesforce id of 100 characters',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: { ...remap, salesforceRecords: { accountId: 'A'.repeat(100) } },
+    route: 'manualRemap',
+  },
+  {
+    name: 'remap: a momentumMeetingId of 2^64',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: '{"salesforceRecords":{"opportunityId":"0065w000023STAmAAO"},"meetingDetails":{"momentumMeetingId":18446744073709551616}}',
+    route: 'manualRemap',
+  },
+  {
+    name: 'remap: JSON nested 10 000 levels deep',
+    method: 'post',
+    path: '/admin/meetings/remap',
+    body: `{"source":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+    route: 'manualRemap',
+  },
 
   { name: 'import: NUL in meeting.id', method: 'post', path: '/admin/meetings/import', body: { meeting: { id: 'a\u0000b' } }, route: 'manualImport' },
-  { name: 'import: NUL in a field the schema passes through', method: 'post', path: '/admin/meetings/import', body: { meeting: { id: 'm1', notes: { text: ['ok', '\u0000'] } } }, route: 'manualImport' },
+  {
+    name: 'import: NUL in a field the schema passes through',
+    method: 'post',
+    path: '/admin/meetings/import',
+    body: { meeting: { id: 'm1', notes: { text: ['ok', '\u0000'] } } },
+    route: 'manualImport',
+  },
   { name: 'import: NUL in a key', method: 'post', path: '/admin/meetings/import', body: { meeting: { id: 'm1', ['k\u0000']: 1 } }, route: 'manualImport' },
-  { name: 'import: a meeting.id of 3000 characters', method: 'post', path: '/admin/meetings/import', body: { meeting: { id: randomText(3000) } }, route: 'manualImport' },
-  { name: 'import: a Salesforce account id that is no id', method: 'post', path: '/admin/meetings/import', body: { meeting: { id: 'm1', salesforceAccountId: 'x'.repeat(300) } }, route: 'manualImport' },
+  {
+    name: 'import: a meeting.id of 3000 characters',
+    method: 'post',
+    path: '/admin/meetings/import',
+    body: { meeting: { id: randomText(3000) } },
+    route: 'manualImport',
+  },
+  {
+    name: 'import: a Salesforce account id that is no id',
+    method: 'post',
+    path: '/admin/meetings/import',
+    body: { meeting: { id: 'm1', salesforceAccountId: 'x'.repeat(300) } },
+    route: 'manualImport',
+  },
   { name: 'import: JSON nested 100 000 levels deep', method: 'post', path: '/admin/meetings/import', body: deeplyNested(100_000), route: 'manualImport' },
 
-  { name: 'bulk replay: NUL in filter.meeting (dry run)', method: 'post', path: '/admin/deliveries/replay', body: { filter: { meeting: 'source:ZOOM:a\u0000b' } }, route: 'bulkReplay' },
-  { name: 'bulk replay: NUL in filter.meeting (for real)', method: 'post', path: '/admin/deliveries/replay', body: { filter: { meeting: 'source:ZOOM:a\u0000b' }, dryRun: false }, route: 'bulkReplay' },
-  { name: 'bulk replay: a filter.meeting of 5000 characters', method: 'post', path: '/admin/deliveries/replay', body: { filter: { meeting: 'x'.repeat(5000) }, dryRun: false }, route: 'bulkReplay' },
-  { name: 'bulk replay: a salesforceId of 100 characters', method: 'post', path: '/admin/deliveries/replay', body: { filter: { salesforceId: 'A'.repeat(100) }, dryRun: false }, route: 'bulkReplay' },
-  { name: 'bulk replay: a year beyond four digits', method: 'post', path: '/admin/deliveries/replay', body: { filter: { since: '+275760-09-13T00:00:00Z' }, dryRun: false }, route: 'bulkReplay' },
-  { name: 'bulk replay: NUL in a key of the filter', method: 'post', path: '/admin/deliveries/replay', body: { filter: { ['state\u0000']: 'dead' }, dryRun: false }, route: 'bulkReplay' },
+  {
+    name: 'bulk replay: NUL in filter.meeting (dry run)',
+    method: 'post',
+    path: '/admin/deliveries/replay',
+    body: { filter: { meeting: 'source:ZOOM:a\u0000b' } },
+    route: 'bulkReplay',
+  },
+  {
+    name: 'bulk replay: NUL in filter.meeting (for real)',
+    method: 'post',
+    path: '/admin/deliveries/replay',
+    body: { filter: { meeting: 'source:ZOOM:a\u0000b' }, dryRun: false },
+    route: 'bulkReplay',
+  },
+  {
+    name: 'bulk replay: a filter.meeting of 5000 characters',
+    method: 'post',
+    path: '/admin/deliveries/replay',
+    body: { filter: { meeting: 'x'.repeat(5000) }, dryRun: false },
+    route: 'bulkReplay',
+  },
+  {
+    name: 'bulk replay: a salesforceId of 100 characters',
+    method: 'post',
+    path: '/admin/deliveries/replay',
+    body: { filter: { salesforceId: 'A'.repeat(100) }, dryRun: false },
+    route: 'bulkReplay',
+  },
+  {
+    name: 'bulk replay: a year beyond four digits',
+    method: 'post',
+    path: '/admin/deliveries/replay',
+    body: { filter: { since: '+275760-09-13T00:00:00Z' }, dryRun: false },
+    route: 'bulkReplay',
+  },
+  {
+    name: 'bulk replay: NUL in a key of the filter',
+    method: 'post',
+    path: '/admin/deliveries/replay',
+    body: { filter: { ['state\u0000']: 'dead' }, dryRun: false },
+    route: 'bulkReplay',
+  },
 
-  { name: 'add calendar: NUL in calendarId', method: 'post', path: '/admin/calendars', body: { calendarId: 'ana\u0000@example.com' }, route: '/admin/calendars' },
-  { name: 'add calendar: a calendarId of 300 characters', method: 'post', path: '/admin/calendars', body: { calendarId: `${'a'.repeat(300)}@example.com` }, route: '/admin/calendars' },
+  {
+    name: 'add calendar: NUL in calendarId',
+    method: 'post',
+    path: '/admin/calendars',
+    body: { calendarId: 'ana\u0000@example.com' },
+    route: '/admin/calendars',
+  },
+  {
+    name: 'add calendar: a calendarId of 300 characters',
+    method: 'post',
+    path: '/admin/calendars',
+    body: { calendarId: `${'a'.repeat(300)}@example.com` },
+    route: '/admin/calendars',
+  },
   { name: 'remove calendar: NUL in the path', method: 'delete', path: '/admin/calendars/ana%00%40example.com', route: '/admin/calendars/:calendarId' },
-  { name: 'remove calendar: an unpaired surrogate in the path', method: 'delete', path: '/admin/calendars/%ED%A0%80%40example.com', route: '/admin/calendars/:calendarId' },
-  { name: 'remove calendar: 5000 characters in the path', method: 'delete', path: `/admin/calendars/${'a'.repeat(5000)}%40example.com`, route: '/admin/calendars/:calendarId' },
+  {
+    name: 'remove calendar: an unpaired surrogate in the path',
+    method: 'delete',
+    path: '/admin/calendars/%ED%A0%80%40example.com',
+    route: '/admin/calendars/:calendarId',
+  },
+  {
+    name: 'remove calendar: 5000 characters in the path',
+    method: 'delete',
+    path: `/admin/calendars/${'a'.repeat(5000)}%40example.com`,
+    route: '/admin/calendars/:calendarId',
+  },
 ];
 
 /** Google must not be called: every case is refused before the channel manager is asked anything. */
@@ -110,7 +266,13 @@ for (const { engine, skip, title } of ENGINES) {
       harness = await startEngineApp(engine, {
         env: { ADMIN_API_KEYS: KEY, ADMIN_AUTH_FAILURE_LIMIT: 'off' },
         deps: (store, logger) => ({
-          googleManager: createChannelManager({ store: store.channels, client: noGoogle, publicBaseUrl: 'https://bridge.example.com', ttlMs: 3_600_000, logger }),
+          googleManager: createChannelManager({
+            store: store.channels,
+            client: noGoogle,
+            publicBaseUrl: 'https://bridge.example.com',
+            ttlMs: 3_600_000,
+            logger,
+          }),
         }),
       });
       // Something each route could act on, so "nothing stored" is not true merely because there was nothing to act on.
@@ -135,7 +297,12 @@ for (const { engine, skip, title } of ENGINES) {
       expect(response.status).toBe(status ?? 400);
       expect(response.body.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
       expect(await harness.counts()).toEqual(before);
-      expect(harness.logs.lines().slice(linesBefore).filter((line) => line.level === 'error')).toEqual([]);
+      expect(
+        harness.logs
+          .lines()
+          .slice(linesBefore)
+          .filter((line) => line.level === 'error'),
+      ).toEqual([]);
     });
 
     it.each([

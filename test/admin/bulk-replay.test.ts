@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { type AdminApp, startAdminApp } from './support/admin-app.ts';
 import { deadRemap, remapJob, settledJob } from './support/seed.ts';
 
@@ -73,7 +74,11 @@ describe('POST /admin/deliveries/replay (bulk)', () => {
 
   it('when includeReplayed is set for real, then a delivery whose replay ended is replayed again and one whose replay is still pending is skipped and not counted', async () => {
     harness = await startAdminApp();
-    const [ended, inFlight, fresh] = [await deadRemap(harness.store, 'evt-ended'), await deadRemap(harness.store, 'evt-in-flight'), await deadRemap(harness.store, 'evt-fresh')];
+    const [ended, inFlight, fresh] = [
+      await deadRemap(harness.store, 'evt-ended'),
+      await deadRemap(harness.store, 'evt-in-flight'),
+      await deadRemap(harness.store, 'evt-fresh'),
+    ];
     const endedReplay = (await harness.post(`/admin/deliveries/${ended.id}/replay`).expect(202)).body.delivery;
     await harness.post(`/admin/deliveries/${endedReplay.id}/cancel`).expect(200);
     const pendingReplay = (await harness.post(`/admin/deliveries/${inFlight.id}/replay`).expect(202)).body.delivery;

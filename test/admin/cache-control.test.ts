@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import type { CalendarClient } from '../../src/google/calendar-client.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
 import { type EngineApp, startEngineApp } from '../support/engine-app.ts';
@@ -28,7 +29,9 @@ afterEach(async () => {
 const start = async (env: Record<string, string> = {}) => {
   harness = await startEngineApp('sqlite', {
     env: { ADMIN_API_KEYS: KEY, ADMIN_AUTH_FAILURE_LIMIT: 'off', ...env },
-    deps: (store, logger) => ({ googleManager: createChannelManager({ store: store.channels, client: noGoogle, publicBaseUrl: 'https://bridge.example.com', ttlMs: 3_600_000, logger }) }),
+    deps: (store, logger) => ({
+      googleManager: createChannelManager({ store: store.channels, client: noGoogle, publicBaseUrl: 'https://bridge.example.com', ttlMs: 3_600_000, logger }),
+    }),
   });
   return harness;
 };
@@ -42,7 +45,15 @@ describe('Cache-Control on /admin', () => {
       ['stats', 200, withKey(request(h.app).get('/admin/stats'))],
       ['the OpenAPI document', 200, withKey(request(h.app).get('/admin/openapi.json'))],
       ['a delivery', 200, withKey(request(h.app).get(`/admin/deliveries/${pending.id}`))],
-      ['a manual remap', 202, withKey(request(h.app).post('/admin/meetings/remap').send({ source: { id: 'abc', type: 'ZOOM' }, salesforceRecords: { opportunityId: '0065w000023STAmAAO' } }))],
+      [
+        'a manual remap',
+        202,
+        withKey(
+          request(h.app)
+            .post('/admin/meetings/remap')
+            .send({ source: { id: 'abc', type: 'ZOOM' }, salesforceRecords: { opportunityId: '0065w000023STAmAAO' } }),
+        ),
+      ],
       ['the watched calendars', 200, withKey(request(h.app).get('/admin/calendars'))],
       ['no key', 401, request(h.app).get('/admin/stats')],
       ['no key on a path that does not exist', 401, request(h.app).get('/admin/no-such-thing')],
@@ -50,7 +61,15 @@ describe('Cache-Control on /admin', () => {
       ['a replay of a pending delivery', 409, withKey(request(h.app).post(`/admin/deliveries/${pending.id}/replay`))],
       ['an invalid body', 400, withKey(request(h.app).post('/admin/meetings/remap').send({ salesforceRecords: {} }))],
       ['a body that is not JSON', 400, withKey(request(h.app).post('/admin/meetings/remap').set('Content-Type', 'application/json').send('{"nope'))],
-      ['a body over 1 MB', 413, withKey(request(h.app).post('/admin/meetings/import').send({ meeting: { title: 'x'.repeat(1_100_000) } }))],
+      [
+        'a body over 1 MB',
+        413,
+        withKey(
+          request(h.app)
+            .post('/admin/meetings/import')
+            .send({ meeting: { title: 'x'.repeat(1_100_000) } }),
+        ),
+      ],
       ['a body that is not JSON by its type', 415, withKey(request(h.app).post('/admin/meetings/import').set('Content-Type', 'text/plain').send('{}'))],
       ['an invalid calendar', 400, withKey(request(h.app).post('/admin/calendars').send({ calendarId: 'not an email' }))],
     ];

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import pg from 'pg';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { openStore } from '../../src/store/open-store.ts';
 import type { Job, Store } from '../../src/store/types.ts';
-import { startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
 import { KEY } from './support/admin-app.ts';
 import { type BridgeLike, startBridgeLike } from './support/bridge-like.ts';
@@ -26,7 +28,11 @@ afterEach(async () => {
 // when it arrives and forgives it only once it answered, so a larger burst from one address gets 429.
 const RACED_EVERY = 8;
 const meetings = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}-${index}`);
-const bulkReplay = (bridge: BridgeLike) => request(bridge.url).post('/admin/deliveries/replay').set('Authorization', `Bearer ${KEY}`).send({ filter: { state: 'dead' }, dryRun: false });
+const bulkReplay = (bridge: BridgeLike) =>
+  request(bridge.url)
+    .post('/admin/deliveries/replay')
+    .set('Authorization', `Bearer ${KEY}`)
+    .send({ filter: { state: 'dead' }, dryRun: false });
 const singleReplay = (bridge: BridgeLike, id: number) => request(bridge.url).post(`/admin/deliveries/${id}/replay`).set('Authorization', `Bearer ${KEY}`);
 
 async function momentumStarted(): Promise<FakeMomentum> {
@@ -68,9 +74,15 @@ async function expectEachReplayedOnce(store: Store, momentum: FakeMomentum, dead
 async function expectSinglesAgree(store: Store, raced: Job[], singles: request.Response[]): Promise<void> {
   const replays = (await store.listJobs({ kinds: ['remap'], limit: 10_000 })).filter((job) => job.replayOf !== null);
   const replayOfOriginal = new Map(replays.map((replay) => [replay.replayOf, replay.id]));
-  const seen = singles.map((single) => (single.status === 202 ? { status: 202, replayId: single.body.delivery.id } : { status: single.status, code: single.body.error?.code, replayId: single.body.error?.details?.replayId }));
+  const seen = singles.map((single) =>
+    single.status === 202
+      ? { status: 202, replayId: single.body.delivery.id }
+      : { status: single.status, code: single.body.error?.code, replayId: single.body.error?.details?.replayId },
+  );
   const expected = raced.map((job, index) =>
-    seen[index]!.status === 202 ? { status: 202, replayId: replayOfOriginal.get(job.id) } : { status: 409, code: 'replay_in_progress', replayId: replayOfOriginal.get(job.id) },
+    seen[index]!.status === 202
+      ? { status: 202, replayId: replayOfOriginal.get(job.id) }
+      : { status: 409, code: 'replay_in_progress', replayId: replayOfOriginal.get(job.id) },
   );
   expect(seen).toEqual(expected);
 }
@@ -112,44 +124,47 @@ describe('concurrent replays on one SQLite bridge', () => {
   }, 90_000);
 });
 
-describe.skipIf(!DATABASE_URL)(`concurrent replays on two bridges sharing one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`, () => {
-  const database = () => {
-    const schema = `replays_${randomBytes(4).toString('hex')}`;
-    cleanups.push(async () => {
-      const client = new pg.Client({ connectionString: DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    });
-    return { url: DATABASE_URL!, schema };
-  };
+describe.skipIf(!DATABASE_URL)(
+  `concurrent replays on two bridges sharing one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
+  () => {
+    const database = () => {
+      const schema = `replays_${randomBytes(4).toString('hex')}`;
+      cleanups.push(async () => {
+        const client = new pg.Client({ connectionString: DATABASE_URL });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.end();
+      });
+      return { url: DATABASE_URL!, schema };
+    };
 
-  it(`when two bulk replays of the same ${DELIVERIES} dead deliveries are sent at once to two bridges, then each delivery is replayed and sent exactly once and the replayed counts add up`, async () => {
-    const momentum = await momentumStarted();
-    const db = database();
-    const dead = await seeded(db.url, db.schema, meetings('pg-bulk', DELIVERIES));
-    const [first, second] = [await bridgeOn(momentum, db), await bridgeOn(momentum, db)];
+    it(`when two bulk replays of the same ${DELIVERIES} dead deliveries are sent at once to two bridges, then each delivery is replayed and sent exactly once and the replayed counts add up`, async () => {
+      const momentum = await momentumStarted();
+      const db = database();
+      const dead = await seeded(db.url, db.schema, meetings('pg-bulk', DELIVERIES));
+      const [first, second] = [await bridgeOn(momentum, db), await bridgeOn(momentum, db)];
 
-    const answers = await Promise.all([bulkReplay(first!), bulkReplay(second!)]);
+      const answers = await Promise.all([bulkReplay(first!), bulkReplay(second!)]);
 
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    expect(answers.map((answer) => answer.body.replayed as number).reduce((sum, n) => sum + n, 0)).toBe(DELIVERIES);
-    await expectEachReplayedOnce(first!.store, momentum, dead);
-  }, 90_000);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(answers.map((answer) => answer.body.replayed as number).reduce((sum, n) => sum + n, 0)).toBe(DELIVERIES);
+      await expectEachReplayedOnce(first!.store, momentum, dead);
+    }, 90_000);
 
-  it('when single replays sent to one bridge race a bulk replay sent to the other, then each delivery gets one replay: a single replay either made it or is refused naming it', async () => {
-    const momentum = await momentumStarted();
-    const db = database();
-    const dead = await seeded(db.url, db.schema, meetings('pg-race', 120));
-    const [first, second] = [await bridgeOn(momentum, db, false), await bridgeOn(momentum, db, false)];
-    const raced = dead.filter((_, index) => index % RACED_EVERY === 0);
+    it('when single replays sent to one bridge race a bulk replay sent to the other, then each delivery gets one replay: a single replay either made it or is refused naming it', async () => {
+      const momentum = await momentumStarted();
+      const db = database();
+      const dead = await seeded(db.url, db.schema, meetings('pg-race', 120));
+      const [first, second] = [await bridgeOn(momentum, db, false), await bridgeOn(momentum, db, false)];
+      const raced = dead.filter((_, index) => index % RACED_EVERY === 0);
 
-    const [bulk, ...singles] = await Promise.all([bulkReplay(first!), ...raced.map((job) => singleReplay(second!, job.id))]);
+      const [bulk, ...singles] = await Promise.all([bulkReplay(first!), ...raced.map((job) => singleReplay(second!, job.id))]);
 
-    await expectSinglesAgree(first!.store, raced, singles);
-    expect(bulk!.body.replayed + singles.filter((single) => single.status === 202).length).toBe(dead.length);
-    first!.worker.start();
-    second!.worker.start();
-    await expectEachReplayedOnce(first!.store, momentum, dead);
-  }, 90_000);
-});
+      await expectSinglesAgree(first!.store, raced, singles);
+      expect(bulk!.body.replayed + singles.filter((single) => single.status === 202).length).toBe(dead.length);
+      first!.worker.start();
+      second!.worker.start();
+      await expectEachReplayedOnce(first!.store, momentum, dead);
+    }, 90_000);
+  },
+);

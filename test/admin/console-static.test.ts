@@ -1,12 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { CONSOLE_DIR } from '../../routes/admin-console.ts';
 import { type AdminApp, startAdminApp } from './support/admin-app.ts';
 
 const csp = (header: string | undefined) =>
-  new Map((header ?? '').split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name ?? '', values.join(' ')]));
+  new Map(
+    (header ?? '')
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name ?? '', values.join(' ')]),
+  );
 
 describe('GET /admin/ (operator console)', () => {
   let harness: AdminApp | undefined;
@@ -50,7 +57,10 @@ describe('GET /admin/ (operator console)', () => {
   });
 
   it('when the console files are read, then they hold no inline script, no inline style, no external origin and no HTML sink', () => {
-    const files = [path.join(CONSOLE_DIR, 'index.html'), ...readdirSync(path.join(CONSOLE_DIR, 'assets')).map((name) => path.join(CONSOLE_DIR, 'assets', name))];
+    const files = [
+      path.join(CONSOLE_DIR, 'index.html'),
+      ...readdirSync(path.join(CONSOLE_DIR, 'assets')).map((name) => path.join(CONSOLE_DIR, 'assets', name)),
+    ];
     const html = readFileSync(path.join(CONSOLE_DIR, 'index.html'), 'utf8');
 
     expect(html.match(/<script\b[^>]*>/g)).toEqual(['<script type="module" src="assets/main.js">']);

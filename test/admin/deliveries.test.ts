@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { deliveryDetailSchema, jobPageSchema } from '../../src/admin/response-schemas.ts';
 import { type AdminApp, startAdminApp } from './support/admin-app.ts';
 import { deadRemap, pendingJob, remapJob, remapPayload, settledJob, storeEvent } from './support/seed.ts';
@@ -14,7 +16,10 @@ describe('GET /admin/deliveries', () => {
   it('when deliveries are listed, then remaps and imports come newest first, without mapping jobs, in the documented shape', async () => {
     harness = await startAdminApp();
     const dead = await deadRemap(harness.store, 'evt-1');
-    const [imported, mapping] = await harness.store.enqueue([{ kind: 'import', payload: { request: { meeting: { title: 'Call' } } } }, { kind: 'map-event', payload: { eventId: 1 } }]);
+    const [imported, mapping] = await harness.store.enqueue([
+      { kind: 'import', payload: { request: { meeting: { title: 'Call' } } } },
+      { kind: 'map-event', payload: { eventId: 1 } },
+    ]);
 
     const response = await harness.get('/admin/deliveries');
 
@@ -22,14 +27,25 @@ describe('GET /admin/deliveries', () => {
     expect(jobPageSchema.parse(response.body)).toEqual(response.body);
     expect(response.body.items.map((item: { id: number }) => item.id)).toEqual([imported!.id, dead.id]);
     expect(response.body.items.map((item: { id: number }) => item.id)).not.toContain(mapping!.id);
-    expect(response.body.items[1]).toMatchObject({ id: dead.id, kind: 'remap', state: 'dead', meeting: 'source:GOOGLE_CALENDAR:evt-1', attempts: 2, lastError: '503 from Momentum after 3 attempts' });
+    expect(response.body.items[1]).toMatchObject({
+      id: dead.id,
+      kind: 'remap',
+      state: 'dead',
+      meeting: 'source:GOOGLE_CALENDAR:evt-1',
+      attempts: 2,
+      lastError: '503 from Momentum after 3 attempts',
+    });
     expect(response.body.nextCursor).toBeNull();
   });
 
   it('when filtered by state, kind, meeting, Salesforce id and time, then only matching deliveries are listed', async () => {
     harness = await startAdminApp();
     const dead = await deadRemap(harness.store, 'evt-a');
-    const succeeded = await settledJob(harness.store, { ...remapJob('evt-b'), payload: remapPayload('evt-b', '0065w000023XYZaAAC') }, { state: 'succeeded', result: { requestId: 'r1' } });
+    const succeeded = await settledJob(
+      harness.store,
+      { ...remapJob('evt-b'), payload: remapPayload('evt-b', '0065w000023XYZaAAC') },
+      { state: 'succeeded', result: { requestId: 'r1' } },
+    );
     await sleep(5);
     const pending = await pendingJob(harness.store, remapJob('evt-c'));
     const since = new Date(pending.createdAt).toISOString();
@@ -109,7 +125,13 @@ describe('GET /admin/deliveries/:id', () => {
     expect(response.status).toBe(200);
     expect(deliveryDetailSchema.parse(response.body)).toEqual(response.body);
     const { delivery, attempts } = response.body;
-    expect(delivery).toMatchObject({ id: dead.id, state: 'dead', request: remapPayload('evt-detail').request, flags: { triggerSummary: false, triggerAiSignals: false }, replay: false });
+    expect(delivery).toMatchObject({
+      id: dead.id,
+      state: 'dead',
+      request: remapPayload('evt-detail').request,
+      flags: { triggerSummary: false, triggerAiSignals: false },
+      replay: false,
+    });
     expect(attempts).toEqual([
       expect.objectContaining({ status: 503, errorClass: 'http_5xx', error: 'upstream unavailable', upstreamRequestId: 'req-a', durationMs: 40 }),
       expect.objectContaining({ status: 503, errorClass: 'http_5xx', error: 'upstream unavailable', upstreamRequestId: 'req-b', durationMs: 35 }),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { eventDetailSchema, eventPageSchema } from '../../src/admin/response-schemas.ts';
 import { MAP_EVENT_JOB } from '../../src/mapping/map-event-handler.ts';
 import { type AdminApp, startAdminApp } from './support/admin-app.ts';
@@ -27,8 +28,14 @@ describe('GET /admin/events', () => {
     expect(eventPageSchema.parse(all.body)).toEqual(all.body);
     expect(all.body.items.map((item: { id: number }) => item.id)).toEqual([recent.id, google.id, old.id]);
     expect(all.body.items[1]).toEqual({
-      id: google.id, messageId: google.messageId, source: 'google', senderId: '00D8d0000001XyZEAU', dedupeKey: 'g-1',
-      receivedAt: new Date(T + 60_000).toISOString(), state: 'received', stateReason: null,
+      id: google.id,
+      messageId: google.messageId,
+      source: 'google',
+      senderId: '00D8d0000001XyZEAU',
+      dedupeKey: 'g-1',
+      receivedAt: new Date(T + 60_000).toISOString(),
+      state: 'received',
+      stateReason: null,
     });
     expect([...page1.body.items, ...page2.body.items]).toEqual(all.body.items);
     expect(page2.body.nextCursor).toBeNull();
@@ -65,9 +72,18 @@ describe('GET /admin/events/:id', () => {
 
     expect(response.status).toBe(200);
     expect(eventDetailSchema.parse(response.body)).toEqual(response.body);
-    expect(response.body.message).toEqual({ id: event.messageId, source: 'salesforce', senderId: '00D8d0000001XyZEAU', receivedAt: new Date(T).toISOString(), rawPayload: raw });
+    expect(response.body.message).toEqual({
+      id: event.messageId,
+      source: 'salesforce',
+      senderId: '00D8d0000001XyZEAU',
+      receivedAt: new Date(T).toISOString(),
+      rawPayload: raw,
+    });
     expect(response.body.event).toMatchObject({ id: event.id, dedupeKey: '00U5w00000XyZ12AAB', parsedPayload: event.parsedPayload });
-    expect(response.body.jobs.map((job: { id: number; kind: string }) => [job.id, job.kind])).toEqual([[mapping.id, MAP_EVENT_JOB], [remap!.id, 'remap']]);
+    expect(response.body.jobs.map((job: { id: number; kind: string }) => [job.id, job.kind])).toEqual([
+      [mapping.id, MAP_EVENT_JOB],
+      [remap!.id, 'remap'],
+    ]);
   });
 
   it('when the event is unknown, then 404; when the id is malformed, then 400', async () => {

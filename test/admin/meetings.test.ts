@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { type AdminApp, startAdminApp } from './support/admin-app.ts';
 
 const remapBody = {
@@ -21,14 +22,25 @@ describe('POST /admin/meetings/remap', () => {
     expect(response.status).toBe(202);
     expect(response.body.delivery).toMatchObject({ kind: 'remap', state: 'pending', meeting: 'source:GOOGLE_CALENDAR:abc123' });
     const job = await harness.store.getJob(response.body.delivery.id);
-    expect(job).toMatchObject({ kind: 'remap', coalesceKey: 'source:GOOGLE_CALENDAR:abc123', payload: { request: remapBody, flags: { triggerSummary: true, triggerAiSignals: false } } });
-    expect(harness.logs.lines().find((line) => line.message === 'admin change')).toMatchObject({ action: 'manualRemap', deliveryId: job!.id, meeting: 'source:GOOGLE_CALENDAR:abc123' });
+    expect(job).toMatchObject({
+      kind: 'remap',
+      coalesceKey: 'source:GOOGLE_CALENDAR:abc123',
+      payload: { request: remapBody, flags: { triggerSummary: true, triggerAiSignals: false } },
+    });
+    expect(harness.logs.lines().find((line) => line.message === 'admin change')).toMatchObject({
+      action: 'manualRemap',
+      deliveryId: job!.id,
+      meeting: 'source:GOOGLE_CALENDAR:abc123',
+    });
   });
 
   it('when only meetingDetails identify the meeting, then the remap is accepted as the protocol allows', async () => {
     harness = await startAdminApp();
 
-    const response = await harness.post('/admin/meetings/remap', { salesforceRecords: { accountId: '0015w00002AbCdEAAZ' }, meetingDetails: { momentumMeetingId: 4711 } });
+    const response = await harness.post('/admin/meetings/remap', {
+      salesforceRecords: { accountId: '0015w00002AbCdEAAZ' },
+      meetingDetails: { momentumMeetingId: 4711 },
+    });
 
     expect(response.status).toBe(202);
     expect(response.body.delivery.meeting).toBe('momentum:4711');
@@ -71,14 +83,25 @@ describe('POST /admin/meetings/import', () => {
   it('when an import is posted, then an import delivery with that request is queued, 202 with its id', async () => {
     harness = await startAdminApp();
     const body = {
-      meeting: { id: 'ext-1', title: 'Discovery', startTime: '2026-05-08T13:00:00Z', host: { name: 'Ana', email: 'ana@example.com' }, salesforceAccountId: '0015w00002AbCdEAAZ' },
+      meeting: {
+        id: 'ext-1',
+        title: 'Discovery',
+        startTime: '2026-05-08T13:00:00Z',
+        host: { name: 'Ana', email: 'ana@example.com' },
+        salesforceAccountId: '0015w00002AbCdEAAZ',
+      },
       processImportedMeeting: true,
     };
 
     const response = await harness.post('/admin/meetings/import', body);
 
     expect(response.status).toBe(202);
-    expect(await harness.store.getJob(response.body.delivery.id)).toMatchObject({ kind: 'import', state: 'pending', payload: { request: body }, coalesceKey: null });
+    expect(await harness.store.getJob(response.body.delivery.id)).toMatchObject({
+      kind: 'import',
+      state: 'pending',
+      payload: { request: body },
+      coalesceKey: null,
+    });
   });
 
   it('when the meeting is missing or malformed, then 400 and nothing is queued', async () => {

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Router } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { adminRouter } from '../../routes/admin.ts';
 import { openApiPath } from '../../src/admin/route-spec.ts';
 import { parseConfig } from '../../src/core/config.ts';
@@ -15,7 +16,11 @@ interface RouteLayer {
 /** The routes express actually holds, read from the router itself rather than from the specs. */
 function registeredRoutes(router: Router): Array<{ method: string; path: string }> {
   return (router.stack as RouteLayer[]).flatMap((layer) =>
-    layer.route ? Object.keys(layer.route.methods).filter((method) => method !== '_all').map((method) => ({ method, path: layer.route!.path })) : [],
+    layer.route
+      ? Object.keys(layer.route.methods)
+          .filter((method) => method !== '_all')
+          .map((method) => ({ method, path: layer.route!.path }))
+      : [],
   );
 }
 
@@ -60,7 +65,11 @@ describe('GET /admin/openapi.json', () => {
     expect(bulk.requestBody.content['application/json'].schema.properties.dryRun).toMatchObject({ type: 'boolean', default: true });
     expect(bulk.requestBody.content['application/json'].schema.properties.filter.properties.state.enum).toEqual(['dead', 'succeeded', 'cancelled', 'skipped']);
     const list = paths['/admin/deliveries'].get.parameters;
-    expect(list.find((parameter: { name: string }) => parameter.name === 'limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', maximum: 200 } });
+    expect(list.find((parameter: { name: string }) => parameter.name === 'limit')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', maximum: 200 },
+    });
     expect(paths['/admin/deliveries/{id}/replay'].post.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
     expect(Object.keys(paths['/admin/deliveries/{id}/replay'].post.responses)).toEqual(expect.arrayContaining(['202', '401', '404', '409', '503']));
     expect(paths['/admin/meetings/remap'].post.requestBody.content['application/json'].schema.required).toContain('salesforceRecords');

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replies, startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+
+import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
 import { KEY } from './support/admin-app.ts';
 import { type BridgeLike, MOMENTUM_KEY, startBridgeLike } from './support/bridge-like.ts';
@@ -79,18 +80,38 @@ describe('replaying a dead delivery through a real worker', () => {
     momentum.script(() => (down ? replies.serverError(502) : replies.accept()));
     bridge = await startBridgeLike({ momentum, retrySchedule: [0] });
     const ids: number[] = [];
-    for (const id of ['m-1', 'm-2', 'm-3']) ids.push((await admin().post('/admin/meetings/remap', { ...remapBody, source: { id, type: 'GOOGLE_CALENDAR' } }).expect(202)).body.delivery.id);
+    for (const id of ['m-1', 'm-2', 'm-3'])
+      ids.push(
+        (
+          await admin()
+            .post('/admin/meetings/remap', { ...remapBody, source: { id, type: 'GOOGLE_CALENDAR' } })
+            .expect(202)
+        ).body.delivery.id,
+      );
     await waitFor('all three to go dead', async () => (await Promise.all(ids.map(stateOf))).every((state) => state === 'dead'));
     const bucketBefore = await bridge.runtime.pacer.view('momentum');
 
     down = false;
-    const bulk = await admin().post('/admin/deliveries/replay', { filter: { state: 'dead' }, dryRun: false }).expect(200);
-    const replays = await bridge.store.listJobs({ limit: 10, order: 'oldest', notReplayed: true, kinds: ['remap'], states: ['pending', 'running', 'succeeded'] });
+    const bulk = await admin()
+      .post('/admin/deliveries/replay', { filter: { state: 'dead' }, dryRun: false })
+      .expect(200);
+    const replays = await bridge.store.listJobs({
+      limit: 10,
+      order: 'oldest',
+      notReplayed: true,
+      kinds: ['remap'],
+      states: ['pending', 'running', 'succeeded'],
+    });
     await waitFor('the replays to succeed', async () => (await Promise.all(replays.map((job) => stateOf(job.id)))).every((state) => state === 'succeeded'));
 
     expect(bulk.body).toMatchObject({ matched: 3, replayed: 3, capped: false });
     expect(replays.map((job) => job.replayOf)).toEqual(ids);
-    expect(momentum.requests.slice(3).map((call) => (call.body as typeof remapBody).source.id).sort()).toEqual(['m-1', 'm-2', 'm-3']);
+    expect(
+      momentum.requests
+        .slice(3)
+        .map((call) => (call.body as typeof remapBody).source.id)
+        .sort(),
+    ).toEqual(['m-1', 'm-2', 'm-3']);
     expect(momentum.requests).toHaveLength(6);
     const bucketAfter = await bridge.runtime.pacer.view('momentum');
     expect(bucketAfter!.used).toBe(bucketBefore!.used + 3);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { keyFingerprint } from '../../src/admin/api-keys.ts';
 import { type AdminApp, KEY, startAdminApp } from './support/admin-app.ts';
 import { deadRemap, pendingJob, remapJob, remapPayload, runningJob, settledJob } from './support/seed.ts';
@@ -54,7 +55,11 @@ describe('POST /admin/deliveries/:id/replay', () => {
     const pending = await pendingJob(harness.store, remapJob('evt-sup'));
     const before = await allJobs(harness);
 
-    for (const [job, state] of [[pending, 'pending'], [running, 'running'], [superseded, 'superseded']] as const) {
+    for (const [job, state] of [
+      [pending, 'pending'],
+      [running, 'running'],
+      [superseded, 'superseded'],
+    ] as const) {
       const response = await harness.post(`/admin/deliveries/${job.id}/replay`);
 
       expect(response.status).toBe(409);
@@ -91,7 +96,7 @@ describe('POST /admin/deliveries/:id/replay', () => {
     expect(harness.logs.lines().filter((line) => line.message === 'admin change')).toHaveLength(1);
   });
 
-  it('when a delivery\'s replay has ended, then it may be replayed again, linked to the same original', async () => {
+  it("when a delivery's replay has ended, then it may be replayed again, linked to the same original", async () => {
     harness = await startAdminApp();
     const dead = await deadRemap(harness.store, 'evt-again');
     const first = (await harness.post(`/admin/deliveries/${dead.id}/replay`).expect(202)).body.delivery;
@@ -113,7 +118,9 @@ describe('POST /admin/deliveries/:id/replay', () => {
     const accepted = responses.filter((response) => response.status === 202);
     expect(accepted).toHaveLength(1);
     const replayId = accepted[0]!.body.delivery.id;
-    expect(responses.filter((response) => response.status === 409).map((response) => response.body.error.details)).toEqual(Array.from({ length: 7 }, () => ({ replayId })));
+    expect(responses.filter((response) => response.status === 409).map((response) => response.body.error.details)).toEqual(
+      Array.from({ length: 7 }, () => ({ replayId })),
+    );
     expect((await harness.store.listJobs({ replayOf: dead.id, limit: 10 })).map((job) => job.id)).toEqual([replayId]);
   });
 
@@ -143,7 +150,12 @@ describe('POST /admin/deliveries/:id/cancel', () => {
     expect(response.status).toBe(200);
     expect(response.body.delivery).toMatchObject({ id: pending.id, state: 'cancelled', lastError: `cancelled by an operator (key ${keyFingerprint(KEY)})` });
     expect(await harness.store.getJob(pending.id)).toMatchObject({ state: 'cancelled' });
-    expect(harness.logs.lines().find((line) => line.message === 'admin change')).toMatchObject({ action: 'cancelDelivery', deliveryId: pending.id, state: 'cancelled', keyFingerprint: keyFingerprint(KEY) });
+    expect(harness.logs.lines().find((line) => line.message === 'admin change')).toMatchObject({
+      action: 'cancelDelivery',
+      deliveryId: pending.id,
+      state: 'cancelled',
+      keyFingerprint: keyFingerprint(KEY),
+    });
   });
 
   it('when the delivery is not pending, then 409 names its state and it is left as it was', async () => {

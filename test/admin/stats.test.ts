@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { statsSchema } from '../../src/admin/response-schemas.ts';
 import { createPacer, type Pacer } from '../../src/jobs/pacer.ts';
 import { JOB_PRIORITY } from '../../src/store/types.ts';

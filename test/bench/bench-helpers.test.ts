@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
-import { PRODUCTION_NODE_FLAGS } from '../../bench/lib/production-node-flags.ts';
+
 import { createMessageFactory, subjectOf } from '../../bench/lib/outbound-messages.ts';
+import { PRODUCTION_NODE_FLAGS } from '../../bench/lib/production-node-flags.ts';
 import { END_MARKER, replaceReadmeBlock, START_MARKER } from '../../bench/lib/readme-block.ts';
 import { targetRow } from '../../bench/lib/report.ts';
 import { distribution, median } from '../../bench/lib/stats.ts';

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
+
 import { analyseBurst, type BurstCall } from '../../bench/lib/burst-analysis.ts';
 import { burstMessage, burstStateOf } from '../../bench/lib/burst-messages.ts';
 import { metricSum } from '../../bench/lib/prometheus-text.ts';
 import { busiestWindow, createSlidingWindow } from '../../bench/lib/sliding-window.ts';
-import { parseOutboundMessage } from '../../src/salesforce/soap-parser.ts';
 import { builtInRules } from '../../src/mapping/default-rules.ts';
-import { mapSObject } from '../../src/salesforce/map-sobject.ts';
 import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
 import type { RemapRequest } from '../../src/momentum/schemas.ts';
+import { mapSObject } from '../../src/salesforce/map-sobject.ts';
+import { parseOutboundMessage } from '../../src/salesforce/soap-parser.ts';
 
 describe('bench createSlidingWindow', () => {
   it('when N requests lie in (now - W, now], then the next is refused with the wait until the oldest leaves, and refused ones count', () => {
@@ -41,7 +42,18 @@ describe('bench analyseBurst', () => {
 
     const result = analyseBurst(calls, shape, 0);
 
-    expect(result).toMatchObject({ calls: 4, refused: 1, peakInWindow: 3, meetingsAtFinalState: 2, sentBeforeLastUpdate: 1, sentOnce: 1, notNewer: 0, unknown: 0, lastFinalAt: 1010, perWindow: [3, 1] });
+    expect(result).toMatchObject({
+      calls: 4,
+      refused: 1,
+      peakInWindow: 3,
+      meetingsAtFinalState: 2,
+      sentBeforeLastUpdate: 1,
+      sentOnce: 1,
+      notNewer: 0,
+      unknown: 0,
+      lastFinalAt: 1010,
+      perWindow: [3, 1],
+    });
   });
 
   it('when a meeting is sent a state no newer than one already accepted, or never its final state, then both are counted against the run', () => {

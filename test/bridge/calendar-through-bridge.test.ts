@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { startBridge, type RunningBridge } from '../../src/bridge.ts';
-import { parseConfig } from '../../src/core/config.ts';
+
+import { type RunningBridge, startBridge } from '../../src/bridge.ts';
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { startFakeGoogle, type FakeGoogle } from '../fakes/fake-google.ts';
-import { startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+import { parseConfig } from '../../src/core/config.ts';
+import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
+import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { meetingEvent } from '../google/support/google-setup.ts';
-import { testKeyPair, testServiceAccountKey, TEST_SERVICE_ACCOUNT } from '../google/support/service-account-key.ts';
+import { TEST_SERVICE_ACCOUNT, testKeyPair, testServiceAccountKey } from '../google/support/service-account-key.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
@@ -70,7 +72,10 @@ describe('calendar webhooks through startBridge', () => {
     const [channel] = [...google.channels.values()];
 
     // Act
-    google.upsertEvent(ANA, meetingEvent('evt-1', 24, { summary: 'Pricing review', description: `https://x.lightning.force.com/lightning/r/Opportunity/${OPPORTUNITY}/view` }));
+    google.upsertEvent(
+      ANA,
+      meetingEvent('evt-1', 24, { summary: 'Pricing review', description: `https://x.lightning.force.com/lightning/r/Opportunity/${OPPORTUNITY}/view` }),
+    );
     const pushed = await google.push(channel!.id, 'exists');
     const [remap] = await momentum.waitFor(1);
 
@@ -103,7 +108,12 @@ describe('calendar webhooks through startBridge', () => {
     // Act
     const response = await fetch(`${bridge.url}/calendar/events`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signStandardWebhook(SECRET, 'msg_1', timestamp, raw) },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signStandardWebhook(SECRET, 'msg_1', timestamp, raw),
+      },
       body: raw,
     });
     const [remap] = await momentum.waitFor(1);

@@ -1,11 +1,13 @@
 import { statSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import type { RunningBridge } from '../../src/bridge.ts';
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { watchSqliteConnectionsForTests } from '../../src/store/sqlite/store.ts';
 import { PROBE_INTERVAL_MS } from '../../src/store/sqlite/write-health.ts';
-import { startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { storedCounts, storedJobs } from '../ingest/sqlite-counts.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
@@ -85,7 +87,12 @@ function postCalendarEvent(bridge: RunningBridge, id: string) {
   const timestamp = Math.floor(Date.now() / 1000);
   return fetch(`${bridge.url}/calendar/events`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signStandardWebhook(SECRET, id, timestamp, raw) },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signStandardWebhook(SECRET, id, timestamp, raw),
+    },
     body: raw,
   });
 }

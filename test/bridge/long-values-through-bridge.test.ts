@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { bridgeUnderTest } from './support/bridge-under-test.ts';
@@ -29,13 +31,21 @@ async function postgresUrl(): Promise<string> {
   return `${DATABASE_URL}?schema=${schema}`;
 }
 
-const engines = [['SQLite', async () => ({})], ...(DATABASE_URL ? [['PostgreSQL', async () => ({ DATABASE_URL: await postgresUrl() })] as const] : [])] as const;
+const engines = [
+  ['SQLite', async () => ({})],
+  ...(DATABASE_URL ? [['PostgreSQL', async () => ({ DATABASE_URL: await postgresUrl() })] as const] : []),
+] as const;
 
 describe.each(engines)('long values through startBridge (%s)', (_engine, database) => {
   it('when a mapped Event title is 6 000 characters long, then the message is acked and Momentum receives the remap with the whole title', async () => {
     const momentum = await startFakeMomentum();
     cleanups.push(momentum.close);
-    const { bridge, dispose } = await bridgeUnderTest({ SALESFORCE_ORG_IDS: ORG, MOMENTUM_API_BASE_URL: momentum.url, MOMENTUM_API_KEY: 'mk-e2e-key', ...(await database()) });
+    const { bridge, dispose } = await bridgeUnderTest({
+      SALESFORCE_ORG_IDS: ORG,
+      MOMENTUM_API_BASE_URL: momentum.url,
+      MOMENTUM_API_KEY: 'mk-e2e-key',
+      ...(await database()),
+    });
     cleanups.push(dispose);
     const title = `Globex ${'quarterly business review '.repeat(240)}`.slice(0, 6_000);
 

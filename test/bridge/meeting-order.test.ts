@@ -1,14 +1,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { normalizeSalesforceId } from '../../src/mapping/salesforce-ids.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { startStrictMomentum, type StrictMomentum } from '../fakes/strict-momentum.ts';
-import { outboundMessage, type NotificationSpec } from '../ingest/outbound-message-builder.ts';
+import { type NotificationSpec, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
 import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
-import { adminGet, postOutboundMessage, postRemaps, startPacedBridge, type PacedBridge } from './support/paced-bridges.ts';
+import { adminGet, type PacedBridge, postOutboundMessage, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
 
 /*
  * The newest state of a meeting wins, whichever bridge received it and whichever mapping finished
@@ -69,106 +71,113 @@ async function deliveriesOf(url: string, meeting: string): Promise<Delivery[]> {
 /** Waits until the meeting has `count` remap deliveries, none pending or running, and returns them oldest first. */
 async function settledDeliveries(url: string, meeting: string, count: number): Promise<Delivery[]> {
   let deliveries: Delivery[] = [];
-  await waitFor(`${count} settled deliveries of ${meeting}`, async () => {
-    deliveries = await deliveriesOf(url, meeting);
-    return deliveries.length === count && deliveries.every((delivery) => delivery.state !== 'pending' && delivery.state !== 'running');
-  }, 15_000);
+  await waitFor(
+    `${count} settled deliveries of ${meeting}`,
+    async () => {
+      deliveries = await deliveriesOf(url, meeting);
+      return deliveries.length === count && deliveries.every((delivery) => delivery.state !== 'pending' && delivery.state !== 'running');
+    },
+    15_000,
+  );
   return deliveries.sort((a, b) => a.id - b.id);
 }
 
-describe.skipIf(!DATABASE_URL)(`newest state wins across bridges on one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`, () => {
-  let admin: PgAdmin;
-  const schemas: string[] = [];
-  beforeAll(async () => {
-    admin = await connectAdmin(DATABASE_URL!);
-  });
-  afterAll(async () => {
-    for (const schema of schemas) await admin.dropSchema(schema);
-    await admin.close();
-  });
-
-  async function twoBridges(momentum: StrictMomentum, env: Record<string, string> = {}): Promise<[PacedBridge, PacedBridge]> {
-    const schema = newSchemaName('meeting_order');
-    schemas.push(schema);
-    const databaseUrl = databaseUrlWithSchema(DATABASE_URL!, schema);
-    // One job at a time per bridge: two notifications posted together are mapped on two bridges.
-    const start = async () => {
-      const bridge = await startPacedBridge({ databaseUrl, momentumUrl: momentum.url, rateLimit: '100/1m', env: { WORKER_CONCURRENCY: '1', ...env } });
-      cleanups.push(bridge.stop);
-      return bridge;
-    };
-    return [await start(), await start()];
-  }
-
-  it('when two records of one meeting change within milliseconds on two bridges and the earlier one maps slowly, then Momentum’s last remap is the newer state and the older is stored superseded as stale, never sent', async () => {
-    // Arrange: Events of one Zoom meeting (the organiser's and an invitee's copy) map to one meeting;
-    // the earlier change's owner lookup takes 1.5 s at Salesforce, the later one's answers at once.
-    const momentum = await strictMomentum();
-    const salesforce = await startFakeSalesforce({
-      clientId: 'bridge-app',
-      clientSecret: 'right-secret',
-      users: { [SLOW_OWNER]: 'ana.rep@example.com', [FAST_OWNER]: 'bo.rep@example.com' },
-      queryDelayMs: (soql) => (soql.includes(SLOW_OWNER) ? 1_500 : 0),
+describe.skipIf(!DATABASE_URL)(
+  `newest state wins across bridges on one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
+  () => {
+    let admin: PgAdmin;
+    const schemas: string[] = [];
+    beforeAll(async () => {
+      admin = await connectAdmin(DATABASE_URL!);
     });
-    cleanups.push(salesforce.close);
-    const dir = mkdtempSync(path.join(tmpdir(), 'meeting-order-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const mappingFile = path.join(dir, 'mapping.json');
-    writeFileSync(mappingFile, JSON.stringify({ sObjects: { Event: { sourceIdField: 'Zoom_Meeting_Id__c', sourceType: 'ZOOM' } } }));
-    const [first, second] = await twoBridges(momentum, {
-      MAPPING_FILE: mappingFile,
-      SALESFORCE_LOGIN_URL: salesforce.url,
-      SALESFORCE_CLIENT_ID: 'bridge-app',
-      SALESFORCE_CLIENT_SECRET: 'right-secret',
+    afterAll(async () => {
+      for (const schema of schemas) await admin.dropSchema(schema);
+      await admin.close();
     });
-    const zoom = { Zoom_Meeting_Id__c: '98765432101' };
-    const older = eventChange(1, { Id: id18('00U8d0000401XyZ'), OwnerId: SLOW_OWNER, WhatId: OPP_OLD, ...zoom });
-    const newer = eventChange(2, { Id: id18('00U8d0000402XyZ'), OwnerId: FAST_OWNER, WhatId: OPP_NEW, ...zoom });
 
-    // Act: the older change to one bridge, the newer to the other as soon as the first is acked.
-    await postOutboundMessage(first.url, outboundMessage({ notifications: [older] }));
-    await postOutboundMessage(second.url, outboundMessage({ notifications: [newer] }));
-    const deliveries = await settledDeliveries(first.url, 'source:ZOOM:98765432101', 2);
-    // Anything sent late would arrive within this pause.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    async function twoBridges(momentum: StrictMomentum, env: Record<string, string> = {}): Promise<[PacedBridge, PacedBridge]> {
+      const schema = newSchemaName('meeting_order');
+      schemas.push(schema);
+      const databaseUrl = databaseUrlWithSchema(DATABASE_URL!, schema);
+      // One job at a time per bridge: two notifications posted together are mapped on two bridges.
+      const start = async () => {
+        const bridge = await startPacedBridge({ databaseUrl, momentumUrl: momentum.url, rateLimit: '100/1m', env: { WORKER_CONCURRENCY: '1', ...env } });
+        cleanups.push(bridge.stop);
+        return bridge;
+      };
+      return [await start(), await start()];
+    }
 
-    // Assert: mapping finished out of order (the newer state's delivery was made first)…
-    const [madeFirst, madeLast] = deliveries;
-    expect(madeFirst).toMatchObject({ state: 'succeeded' });
-    // …the older state's delivery came last and was stored stale, pointing at the newer one…
-    expect(madeLast).toMatchObject({ state: 'superseded', supersededBy: madeFirst!.id });
-    expect(madeLast!.lastError).toMatch(/^stale: /);
-    expect(madeLast!.eventId).toBeLessThan(madeFirst!.eventId!);
-    // …and Momentum heard only the newer state.
-    const sent = momentum.accepted().map((request) => request.body);
-    expect(sent.map(opportunityOf)).toEqual([OPP_NEW]);
-    expect(sent[0]).toMatchObject({ source: { type: 'ZOOM', id: '98765432101' }, meetingDetails: { hostEmail: 'bo.rep@example.com' } });
-    expect(salesforce.queries().some((query) => query.soql?.includes(SLOW_OWNER))).toBe(true);
-  });
+    it('when two records of one meeting change within milliseconds on two bridges and the earlier one maps slowly, then Momentum’s last remap is the newer state and the older is stored superseded as stale, never sent', async () => {
+      // Arrange: Events of one Zoom meeting (the organiser's and an invitee's copy) map to one meeting;
+      // the earlier change's owner lookup takes 1.5 s at Salesforce, the later one's answers at once.
+      const momentum = await strictMomentum();
+      const salesforce = await startFakeSalesforce({
+        clientId: 'bridge-app',
+        clientSecret: 'right-secret',
+        users: { [SLOW_OWNER]: 'ana.rep@example.com', [FAST_OWNER]: 'bo.rep@example.com' },
+        queryDelayMs: (soql) => (soql.includes(SLOW_OWNER) ? 1_500 : 0),
+      });
+      cleanups.push(salesforce.close);
+      const dir = mkdtempSync(path.join(tmpdir(), 'meeting-order-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const mappingFile = path.join(dir, 'mapping.json');
+      writeFileSync(mappingFile, JSON.stringify({ sObjects: { Event: { sourceIdField: 'Zoom_Meeting_Id__c', sourceType: 'ZOOM' } } }));
+      const [first, second] = await twoBridges(momentum, {
+        MAPPING_FILE: mappingFile,
+        SALESFORCE_LOGIN_URL: salesforce.url,
+        SALESFORCE_CLIENT_ID: 'bridge-app',
+        SALESFORCE_CLIENT_SECRET: 'right-secret',
+      });
+      const zoom = { Zoom_Meeting_Id__c: '98765432101' };
+      const older = eventChange(1, { Id: id18('00U8d0000401XyZ'), OwnerId: SLOW_OWNER, WhatId: OPP_OLD, ...zoom });
+      const newer = eventChange(2, { Id: id18('00U8d0000402XyZ'), OwnerId: FAST_OWNER, WhatId: OPP_NEW, ...zoom });
 
-  it('when the later-posted change carries the older SystemModstamp, then the source’s version wins over the order of receipt: Momentum’s last remap is the newer state, the other stale', async () => {
-    // Arrange: one Event record, two changes; the one posted second is the older (Salesforce retried it late).
-    const momentum = await strictMomentum();
-    const [first, second] = await twoBridges(momentum);
-    const record = id18('00U8d0000501XyZ');
-    const newerState = eventChange(3, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:05.000Z' });
-    const olderState = eventChange(4, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' });
+      // Act: the older change to one bridge, the newer to the other as soon as the first is acked.
+      await postOutboundMessage(first.url, outboundMessage({ notifications: [older] }));
+      await postOutboundMessage(second.url, outboundMessage({ notifications: [newer] }));
+      const deliveries = await settledDeliveries(first.url, 'source:ZOOM:98765432101', 2);
+      // Anything sent late would arrive within this pause.
+      await new Promise((resolve) => setTimeout(resolve, 300));
 
-    // Act: posted to two bridges within milliseconds, the newer state first.
-    await postOutboundMessage(first.url, outboundMessage({ notifications: [newerState] }));
-    await postOutboundMessage(second.url, outboundMessage({ notifications: [olderState] }));
-    const deliveries = await settledDeliveries(second.url, MEETING_OF_EVENT, 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+      // Assert: mapping finished out of order (the newer state's delivery was made first)…
+      const [madeFirst, madeLast] = deliveries;
+      expect(madeFirst).toMatchObject({ state: 'succeeded' });
+      // …the older state's delivery came last and was stored stale, pointing at the newer one…
+      expect(madeLast).toMatchObject({ state: 'superseded', supersededBy: madeFirst!.id });
+      expect(madeLast!.lastError).toMatch(/^stale: /);
+      expect(madeLast!.eventId).toBeLessThan(madeFirst!.eventId!);
+      // …and Momentum heard only the newer state.
+      const sent = momentum.accepted().map((request) => request.body);
+      expect(sent.map(opportunityOf)).toEqual([OPP_NEW]);
+      expect(sent[0]).toMatchObject({ source: { type: 'ZOOM', id: '98765432101' }, meetingDetails: { hostEmail: 'bo.rep@example.com' } });
+      expect(salesforce.queries().some((query) => query.soql?.includes(SLOW_OWNER))).toBe(true);
+    });
 
-    // Assert: the later-received state is the stale one.
-    const [fromNewer, fromOlder] = deliveries;
-    expect(fromNewer).toMatchObject({ state: 'succeeded' });
-    expect(fromOlder).toMatchObject({ state: 'superseded', supersededBy: fromNewer!.id });
-    expect(fromOlder!.lastError).toMatch(/^stale: /);
-    expect(fromOlder!.eventId).toBeGreaterThan(fromNewer!.eventId!);
-    expect(momentum.accepted().map((request) => opportunityOf(request.body))).toEqual([OPP_NEW]);
-  });
-});
+    it('when the later-posted change carries the older SystemModstamp, then the source’s version wins over the order of receipt: Momentum’s last remap is the newer state, the other stale', async () => {
+      // Arrange: one Event record, two changes; the one posted second is the older (Salesforce retried it late).
+      const momentum = await strictMomentum();
+      const [first, second] = await twoBridges(momentum);
+      const record = id18('00U8d0000501XyZ');
+      const newerState = eventChange(3, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:05.000Z' });
+      const olderState = eventChange(4, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' });
+
+      // Act: posted to two bridges within milliseconds, the newer state first.
+      await postOutboundMessage(first.url, outboundMessage({ notifications: [newerState] }));
+      await postOutboundMessage(second.url, outboundMessage({ notifications: [olderState] }));
+      const deliveries = await settledDeliveries(second.url, MEETING_OF_EVENT, 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      // Assert: the later-received state is the stale one.
+      const [fromNewer, fromOlder] = deliveries;
+      expect(fromNewer).toMatchObject({ state: 'succeeded' });
+      expect(fromOlder).toMatchObject({ state: 'superseded', supersededBy: fromNewer!.id });
+      expect(fromOlder!.lastError).toMatch(/^stale: /);
+      expect(fromOlder!.eventId).toBeGreaterThan(fromNewer!.eventId!);
+      expect(momentum.accepted().map((request) => opportunityOf(request.body))).toEqual([OPP_NEW]);
+    });
+  },
+);
 
 describe('newest state wins on one bridge (SQLite) when Salesforce retries out of order', () => {
   async function oneBridge(momentum: StrictMomentum, rateLimit: string): Promise<PacedBridge> {
@@ -186,9 +195,15 @@ describe('newest state wins on one bridge (SQLite) when Salesforce retries out o
     const record = id18('00U8d0000601XyZ');
 
     // Act: T2 first, delivered; then Salesforce's late retry of T1.
-    await postOutboundMessage(bridge.url, outboundMessage({ notifications: [eventChange(5, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }));
+    await postOutboundMessage(
+      bridge.url,
+      outboundMessage({ notifications: [eventChange(5, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }),
+    );
     await momentum.waitForAccepted(1);
-    await postOutboundMessage(bridge.url, outboundMessage({ notifications: [eventChange(6, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }));
+    await postOutboundMessage(
+      bridge.url,
+      outboundMessage({ notifications: [eventChange(6, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }),
+    );
     const [sentT2, staleT1] = await settledDeliveries(bridge.url, MEETING_OF_EVENT, 2);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -208,8 +223,14 @@ describe('newest state wins on one bridge (SQLite) when Salesforce retries out o
     await momentum.waitForAccepted(1);
 
     // Act: T2, then T1, both while the budget is spent.
-    await postOutboundMessage(bridge.url, outboundMessage({ notifications: [eventChange(7, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }));
-    await postOutboundMessage(bridge.url, outboundMessage({ notifications: [eventChange(8, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }));
+    await postOutboundMessage(
+      bridge.url,
+      outboundMessage({ notifications: [eventChange(7, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }),
+    );
+    await postOutboundMessage(
+      bridge.url,
+      outboundMessage({ notifications: [eventChange(8, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }),
+    );
     await waitFor('both changes to be mapped', async () => (await deliveriesOf(bridge.url, MEETING_OF_EVENT)).length === 2);
     const whileWaiting = (await deliveriesOf(bridge.url, MEETING_OF_EVENT)).sort((a, b) => a.id - b.id);
     const [sentT2, staleT1] = await settledDeliveries(bridge.url, MEETING_OF_EVENT, 2);

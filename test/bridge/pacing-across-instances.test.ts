@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
 import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
@@ -65,8 +66,14 @@ describe.skipIf(!DATABASE_URL)(`pacing across bridges on one PostgreSQL schema${
 
     // Assert
     const accepted = momentum.accepted();
-    const figures = pacingFigures(accepted.map((request) => request.receivedAt), LIMIT);
-    const sent = timesSent(accepted.map((request) => request.body), notificationOfRemap);
+    const figures = pacingFigures(
+      accepted.map((request) => request.receivedAt),
+      LIMIT,
+    );
+    const sent = timesSent(
+      accepted.map((request) => request.body),
+      notificationOfRemap,
+    );
     console.log(
       `[pacing] 3 bridges on PostgreSQL, ${rateLimitSetting(LIMIT)}, ${MEETINGS} remaps, one restarted: 429s=${momentum.rateLimited} busiest=${figures.busiest}/${LIMIT.requests} ` +
         `perWindow=${figures.perWindow.join(',')} fullWindowFill%=${figures.fullWindowFillPct.join(',')} claimsPerCall=${(claims / accepted.length).toFixed(3)} runMs=${Date.now() - startedAt}`,

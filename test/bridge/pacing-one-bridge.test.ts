@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
 import { claimsOf, postRemaps, startPacedBridge, timesSent } from './support/paced-bridges.ts';
@@ -28,7 +30,11 @@ async function arrange() {
   const momentum = await startStrictMomentum({ ...LIMIT, latencyMs: 20 });
   cleanups.push(() => momentum.close());
   const start = async () => {
-    const bridge = await startPacedBridge({ databaseUrl: `sqlite:${path.join(dir, 'bridge.db')}`, momentumUrl: momentum.url, rateLimit: rateLimitSetting(LIMIT) });
+    const bridge = await startPacedBridge({
+      databaseUrl: `sqlite:${path.join(dir, 'bridge.db')}`,
+      momentumUrl: momentum.url,
+      rateLimit: rateLimitSetting(LIMIT),
+    });
     cleanups.push(bridge.stop);
     return bridge;
   };
@@ -51,7 +57,10 @@ describe('pacing of one bridge on SQLite', () => {
 
     // Assert
     const accepted = momentum.accepted();
-    const figures = pacingFigures(accepted.map((request) => request.receivedAt), LIMIT);
+    const figures = pacingFigures(
+      accepted.map((request) => request.receivedAt),
+      LIMIT,
+    );
     const sent = timesSent(accepted.map((request) => request.body));
     console.log(
       `[pacing] 1 bridge on SQLite, ${rateLimitSetting(LIMIT)}, ${MEETINGS} remaps: 429s=${momentum.rateLimited} busiest=${figures.busiest}/${LIMIT.requests} ` +
@@ -70,13 +79,19 @@ describe('pacing of one bridge on SQLite', () => {
     // Arrange: a whole budget spent by the first process.
     const { momentum, start } = await arrange();
     const first = await start();
-    await postRemaps([first.url], Array.from({ length: LIMIT.requests }, (_, n) => `before-${n}`));
+    await postRemaps(
+      [first.url],
+      Array.from({ length: LIMIT.requests }, (_, n) => `before-${n}`),
+    );
     await momentum.waitForAccepted(LIMIT.requests);
 
     // Act: stop, start a new process on the same file, and give it a whole budget's worth of work at once.
     await first.stop();
     const second = await start();
-    await postRemaps([second.url], Array.from({ length: LIMIT.requests }, (_, n) => `after-${n}`));
+    await postRemaps(
+      [second.url],
+      Array.from({ length: LIMIT.requests }, (_, n) => `after-${n}`),
+    );
     await momentum.waitForAccepted(2 * LIMIT.requests, 10_000);
 
     // Assert: the restart bought no fresh budget.
@@ -84,7 +99,9 @@ describe('pacing of one bridge on SQLite', () => {
     const firstCall = Math.min(...arrivals.slice(0, LIMIT.requests));
     const afterRestart = Math.min(...arrivals.slice(LIMIT.requests));
     const figures = pacingFigures(arrivals, LIMIT);
-    console.log(`[pacing] restart on SQLite, ${rateLimitSetting(LIMIT)}: 429s=${momentum.rateLimited} busiest=${figures.busiest}/${LIMIT.requests} firstCallAfterRestartMs=${afterRestart - firstCall}`);
+    console.log(
+      `[pacing] restart on SQLite, ${rateLimitSetting(LIMIT)}: 429s=${momentum.rateLimited} busiest=${figures.busiest}/${LIMIT.requests} firstCallAfterRestartMs=${afterRestart - firstCall}`,
+    );
     expect(momentum.rateLimited).toBe(0);
     expect(figures.busiest).toBeLessThanOrEqual(LIMIT.requests);
     expect(afterRestart - firstCall).toBeGreaterThanOrEqual(LIMIT.windowMs);

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { replies, startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+
+import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { bridgeUnderTest } from './support/bridge-under-test.ts';
@@ -77,8 +79,14 @@ describe('Salesforce Outbound Messages through startBridge', () => {
     // Act
     await post(bridge.url, outboundMessage({ notifications: [eventNotification(1, { WhatId: '0068d0000101XyZAAU' })] }));
     await momentum.waitFor(1);
-    const older = await post(bridge.url, outboundMessage({ notifications: [{ ...eventNotification(2), fields: { ...sameEvent, WhatId: '0018d0000101XyZAAU' } }] }));
-    const newer = await post(bridge.url, outboundMessage({ notifications: [{ ...eventNotification(3), fields: { ...sameEvent, WhatId: '0068d0000202XyZAAU' } }] }));
+    const older = await post(
+      bridge.url,
+      outboundMessage({ notifications: [{ ...eventNotification(2), fields: { ...sameEvent, WhatId: '0018d0000101XyZAAU' } }] }),
+    );
+    const newer = await post(
+      bridge.url,
+      outboundMessage({ notifications: [{ ...eventNotification(3), fields: { ...sameEvent, WhatId: '0068d0000202XyZAAU' } }] }),
+    );
     const received = await momentum.waitFor(2);
     // Give a wrongly kept older remap every chance to show up before looking.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -86,6 +94,8 @@ describe('Salesforce Outbound Messages through startBridge', () => {
     // Assert
     expect([older.status, newer.status]).toEqual([200, 200]);
     expect(received[1]?.body).toMatchObject({ salesforceRecords: { opportunityId: '0068d0000202XyZAAU' }, meetingDetails: { title: 'Globex QBR' } });
-    expect(momentum.requests.filter((request) => (request.body as { meetingDetails?: { title?: string } }).meetingDetails?.title === 'Globex QBR')).toHaveLength(1);
+    expect(
+      momentum.requests.filter((request) => (request.body as { meetingDetails?: { title?: string } }).meetingDetails?.title === 'Globex QBR'),
+    ).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { ENGINES, type EngineApp, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
 
 /*
  * POST /calendar/events reads the Standard Webhooks headers under their `webhook-*` names or the

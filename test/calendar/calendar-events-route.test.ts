@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { calendarEventsRouter } from '../../routes/calendar-events.ts';
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { captureLogs } from '../support/log-capture.ts';
 import { listen } from '../google/support/listen.ts';
 import { openTestStore } from '../google/support/real-store.ts';
 import { storedCounts, storedEvents, storedJobs } from '../google/support/stored-rows.ts';
+import { captureLogs } from '../support/log-capture.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const ROTATED = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
@@ -31,7 +32,10 @@ afterEach(async () => {
 async function harness(secrets = [SECRET, ROTATED]) {
   const { store, file, cleanup } = await openTestStore();
   const logs = captureLogs({ secrets });
-  const server = await listen([calendarEventsRouter({ config: { CALENDAR_WEBHOOK_SECRETS: secrets, CALENDAR_MAX_BODY: MAX_BODY }, store, logger: logs.logger })], logs.logger);
+  const server = await listen(
+    [calendarEventsRouter({ config: { CALENDAR_WEBHOOK_SECRETS: secrets, CALENDAR_MAX_BODY: MAX_BODY }, store, logger: logs.logger })],
+    logs.logger,
+  );
   cleanups.push(cleanup, server.close);
   const send = (raw: string, options: { id?: string; timestamp?: number; secret?: string; signature?: string; contentType?: string } = {}) => {
     const id = options.id ?? 'msg_2f8c';
@@ -60,7 +64,12 @@ describe('POST /calendar/events', () => {
     expect(await response.json()).toEqual({ status: 'accepted', webhookId: 'msg_2f8c', eventId: 1 });
     const [event] = storedEvents(h.file);
     expect(event).toMatchObject({ source: 'calendar', senderId: 'msg_2f8c', dedupeKey: 'calendar:msg_2f8c', state: 'received' });
-    expect(event?.payload).toMatchObject({ origin: 'calendar', sourceType: 'MS_TEAMS', eventId: body.id, explicitIds: { opportunityId: '0065w000023STAmAAO' } });
+    expect(event?.payload).toMatchObject({
+      origin: 'calendar',
+      sourceType: 'MS_TEAMS',
+      eventId: body.id,
+      explicitIds: { opportunityId: '0065w000023STAmAAO' },
+    });
     expect(storedJobs(h.file)).toMatchObject([{ kind: 'map-event', payload: { eventId: 1 }, eventId: 1, state: 'pending' }]);
   });
 
@@ -85,7 +94,9 @@ describe('POST /calendar/events', () => {
     const h = await harness();
 
     const forged = await h.send(JSON.stringify(body), { secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
-    const tampered = await h.send(JSON.stringify({ ...body, title: 'changed' }), { signature: signStandardWebhook(SECRET, 'msg_2f8c', Math.floor(Date.now() / 1000), JSON.stringify(body)) });
+    const tampered = await h.send(JSON.stringify({ ...body, title: 'changed' }), {
+      signature: signStandardWebhook(SECRET, 'msg_2f8c', Math.floor(Date.now() / 1000), JSON.stringify(body)),
+    });
 
     expect([forged.status, tampered.status]).toEqual([401, 401]);
     expect(((await forged.json()) as { error: { code: string } }).error.code).toBe('invalid_signature');

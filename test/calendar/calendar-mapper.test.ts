@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import type { CalendarEvent } from '../../src/calendar/calendar-event.ts';
-import { createCalendarEventMapper, mapCalendarEvent, type CalendarMapperDeps } from '../../src/calendar/calendar-mapper.ts';
+import { type CalendarMapperDeps, createCalendarEventMapper, mapCalendarEvent } from '../../src/calendar/calendar-mapper.ts';
 import { builtInRules } from '../../src/mapping/default-rules.ts';
 import { UnmappableEventError } from '../../src/mapping/event-mapper.ts';
 import type { InboundEvent } from '../../src/store/types.ts';
@@ -49,12 +50,19 @@ describe('mapCalendarEvent', () => {
   });
 
   it('when a generic event declares its source type, then the remap uses it', async () => {
-    const outcome = await mapCalendarEvent(event({ origin: 'calendar', sourceType: 'MS_TEAMS', eventId: 'AAMk', extendedProperties: undefined, explicitIds: { opportunityId: sfId('006', 3) } }), {
-      rules,
-      internalDomains: ['example.com'],
-    });
+    const outcome = await mapCalendarEvent(
+      event({ origin: 'calendar', sourceType: 'MS_TEAMS', eventId: 'AAMk', extendedProperties: undefined, explicitIds: { opportunityId: sfId('006', 3) } }),
+      {
+        rules,
+        internalDomains: ['example.com'],
+      },
+    );
 
-    expect(outcome).toMatchObject({ kind: 'remap', request: { source: { type: 'MS_TEAMS', id: 'AAMk' }, salesforceRecords: { opportunityId: sfId('006', 3) } }, coalesceKey: 'source:MS_TEAMS:AAMk' });
+    expect(outcome).toMatchObject({
+      kind: 'remap',
+      request: { source: { type: 'MS_TEAMS', id: 'AAMk' }, salesforceRecords: { opportunityId: sfId('006', 3) } },
+      coalesceKey: 'source:MS_TEAMS:AAMk',
+    });
   });
 
   it('when the organizer is a shared calendar, then the watched calendar’s owner is the host', async () => {
@@ -70,11 +78,16 @@ describe('mapCalendarEvent', () => {
     const outcome = await mapCalendarEvent(event({ extendedProperties: undefined }), { rules, internalDomains: ['example.com'], directory });
 
     expect(outcome.kind).toBe('skipped');
-    expect(outcome.kind === 'skipped' && outcome.reason).toMatch(/^no CRM match; tried explicit ids .*; salesforce links .*; contact or lead by email \(hank\.buyer@globex\.test\): none; account by .*globex\.test.*: none$/);
+    expect(outcome.kind === 'skipped' && outcome.reason).toMatch(
+      /^no CRM match; tried explicit ids .*; salesforce links .*; contact or lead by email \(hank\.buyer@globex\.test\): none; account by .*globex\.test.*: none$/,
+    );
   });
 
   it('when the mapping rules switch the calendar off, then every event is skipped', async () => {
-    expect(await mapCalendarEvent(event(), { rules: { ...rules, enabled: false }, internalDomains: [] })).toEqual({ kind: 'skipped', reason: 'calendar mapping is disabled in the mapping rules' });
+    expect(await mapCalendarEvent(event(), { rules: { ...rules, enabled: false }, internalDomains: [] })).toEqual({
+      kind: 'skipped',
+      reason: 'calendar mapping is disabled in the mapping rules',
+    });
   });
 });
 

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import type { CalendarEvent } from '../../src/calendar/calendar-event.ts';
 import { matchCalendarEvent, type MatchDeps } from '../../src/calendar/match.ts';
 import { normaliseGoogleEvent } from '../../src/google/normalise-google-event.ts';
 import { DEFAULT_EXPLICIT_ID_KEYS } from '../../src/mapping/default-rules.ts';
 import { SalesforceLookupError } from '../../src/salesforce/directory.ts';
-import type { Tables } from './support/fake-salesforce-records.ts';
 import { directoryWith, queryKinds, sfId } from './support/directory-setup.ts';
+import type { Tables } from './support/fake-salesforce-records.ts';
 
 const GLOBEX = sfId('001', 1);
 const INITECH = sfId('001', 2);
@@ -61,7 +63,9 @@ describe('matchCalendarEvent', () => {
 
   it('when only the description links an opportunity, then that link is used and Salesforce is not asked', async () => {
     const { fake, deps } = await setup({});
-    const event = meeting(['hank.buyer@globex.test'], { description: 'Deal: https://acme.lightning.force.com/lightning/r/Opportunity/0068d0000101XyZAAU/view' });
+    const event = meeting(['hank.buyer@globex.test'], {
+      description: 'Deal: https://acme.lightning.force.com/lightning/r/Opportunity/0068d0000101XyZAAU/view',
+    });
 
     expect(await matchCalendarEvent(event, deps)).toEqual({ kind: 'matched', rule: 'salesforce_link', records: { opportunityId: '0068d0000101XyZAAU' } });
     expect(fake.queries).toEqual([]);
@@ -110,7 +114,9 @@ describe('matchCalendarEvent', () => {
       ],
     });
 
-    expect(await matchCalendarEvent(meeting(['hank.buyer@globex.test']), deps)).toMatchObject({ records: { accountId: GLOBEX, opportunityId: sfId('006', 2) } });
+    expect(await matchCalendarEvent(meeting(['hank.buyer@globex.test']), deps)).toMatchObject({
+      records: { accountId: GLOBEX, opportunityId: sfId('006', 2) },
+    });
   });
 
   it('when the Account has no opportunity open at the meeting time, then the Account alone is matched', async () => {
@@ -124,17 +130,28 @@ describe('matchCalendarEvent', () => {
 
   it('when an attendee is an unconverted Lead and no Contact matches, then the Lead is matched', async () => {
     const { fake, deps } = await setup({
-      leads: [{ Id: sfId('00Q', 7), Email: 'pat@startup.test' }, { Id: sfId('00Q', 8), Email: 'old@startup.test', IsConverted: true }],
+      leads: [
+        { Id: sfId('00Q', 7), Email: 'pat@startup.test' },
+        { Id: sfId('00Q', 8), Email: 'old@startup.test', IsConverted: true },
+      ],
     });
 
-    expect(await matchCalendarEvent(meeting(['old@startup.test', 'pat@startup.test']), deps)).toEqual({ kind: 'matched', rule: 'attendees', records: { leadId: sfId('00Q', 7) } });
+    expect(await matchCalendarEvent(meeting(['old@startup.test', 'pat@startup.test']), deps)).toEqual({
+      kind: 'matched',
+      rule: 'attendees',
+      records: { leadId: sfId('00Q', 7) },
+    });
     expect(queryKinds(fake.queries)).toEqual(['Contact', 'Lead']);
   });
 
   it('when no email matches but another Contact shares the attendee domain, then that Account is matched', async () => {
     const { fake, deps } = await setup({ contacts: [{ Id: sfId('003', 2), Email: 'cfo@initech.test', AccountId: INITECH }] });
 
-    expect(await matchCalendarEvent(meeting(['new.person@initech.test']), deps)).toEqual({ kind: 'matched', rule: 'attendees', records: { accountId: INITECH } });
+    expect(await matchCalendarEvent(meeting(['new.person@initech.test']), deps)).toEqual({
+      kind: 'matched',
+      rule: 'attendees',
+      records: { accountId: INITECH },
+    });
     expect(queryKinds(fake.queries)).toEqual(['Contact', 'Lead', 'ContactDomain', 'Opportunity']);
   });
 
@@ -205,7 +222,10 @@ describe('matchCalendarEvent', () => {
   });
 
   it('when no Salesforce credentials are configured, then attendee matching is reported as not attempted', async () => {
-    const result = await matchCalendarEvent(meeting(['hank.buyer@globex.test']), { explicitIdKeys: DEFAULT_EXPLICIT_ID_KEYS, internalDomains: ['example.com'] });
+    const result = await matchCalendarEvent(meeting(['hank.buyer@globex.test']), {
+      explicitIdKeys: DEFAULT_EXPLICIT_ID_KEYS,
+      internalDomains: ['example.com'],
+    });
 
     expect(result).toMatchObject({ kind: 'none', tried: expect.arrayContaining(['attendees: not looked up (no Salesforce credentials configured)']) });
   });

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
+
 import { genericCalendarEventSchema } from '../../src/calendar/generic-event-schema.ts';
 import { normaliseGenericEvent } from '../../src/calendar/normalise.ts';
 import { normaliseGoogleEvent } from '../../src/google/normalise-google-event.ts';
@@ -48,7 +50,11 @@ describe('normaliseGoogleEvent', () => {
   });
 
   it('when the fixture’s deleted event is normalised, then it is skipped as cancelled', () => {
-    expect(normaliseGoogleEvent(fixture.items[1], CALENDAR, ['example.com'])).toEqual({ kind: 'skipped', eventId: '0a1b2c3d4e5f6g7h8i9j0k1l2m', reason: 'cancelled' });
+    expect(normaliseGoogleEvent(fixture.items[1], CALENDAR, ['example.com'])).toEqual({
+      kind: 'skipped',
+      eventId: '0a1b2c3d4e5f6g7h8i9j0k1l2m',
+      reason: 'cancelled',
+    });
   });
 
   it('when the event is all-day, then it is skipped with that reason', () => {
@@ -64,7 +70,10 @@ describe('normaliseGoogleEvent', () => {
   });
 
   it('when no internal domains are configured, then the calendar owner’s domain counts as internal', () => {
-    expect(normaliseGoogleEvent(googleEvent({ attendees: [{ email: 'bo@example.com' }] }), CALENDAR, [])).toMatchObject({ kind: 'skipped', reason: 'no external attendees' });
+    expect(normaliseGoogleEvent(googleEvent({ attendees: [{ email: 'bo@example.com' }] }), CALENDAR, [])).toMatchObject({
+      kind: 'skipped',
+      reason: 'no external attendees',
+    });
     expect(normaliseGoogleEvent(googleEvent({}), CALENDAR, []).kind).toBe('event');
   });
 
@@ -114,6 +123,12 @@ describe('normaliseGenericEvent', () => {
     });
 
     expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => issue.path.join('.')).sort()).toEqual(['organizer.email', 'salesforce.accountId', 'sourceType', 'start', 'version']);
+    expect(result.error?.issues.map((issue) => issue.path.join('.')).sort()).toEqual([
+      'organizer.email',
+      'salesforce.accountId',
+      'sourceType',
+      'start',
+      'version',
+    ]);
   });
 });

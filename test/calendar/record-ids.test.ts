@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { CalendarEvent } from '../../src/calendar/calendar-event.ts';
 import { explicitIds } from '../../src/calendar/explicit-ids.ts';
 import { findRecordIds } from '../../src/calendar/record-links.ts';

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+
 import { describe, expect, it } from 'vitest';
+
 import { signStandardWebhook, verifyStandardWebhook, webhookHeaders } from '../../src/calendar/standard-webhooks.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -36,12 +38,17 @@ describe('verifyStandardWebhook', () => {
   it('when the id is replaced, then the signature no longer matches', () => {
     const signature = signStandardWebhook(SECRET, 'msg_1', NOW / 1000, BODY);
 
-    expect(verifyStandardWebhook({ id: 'msg_2', timestamp: TS, signature, rawBody: BODY }, [SECRET], { nowMs: NOW })).toMatchObject({ ok: false, reason: 'bad_signature' });
+    expect(verifyStandardWebhook({ id: 'msg_2', timestamp: TS, signature, rawBody: BODY }, [SECRET], { nowMs: NOW })).toMatchObject({
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 
   it('when the timestamp is more than 5 minutes off either way, then it is stale; at exactly 5 minutes it passes', () => {
     const at = (seconds: number) =>
-      verifyStandardWebhook({ id: 'm', timestamp: String(seconds), signature: signStandardWebhook(SECRET, 'm', seconds, BODY), rawBody: BODY }, [SECRET], { nowMs: NOW });
+      verifyStandardWebhook({ id: 'm', timestamp: String(seconds), signature: signStandardWebhook(SECRET, 'm', seconds, BODY), rawBody: BODY }, [SECRET], {
+        nowMs: NOW,
+      });
 
     expect(at(NOW / 1000 - 301)).toMatchObject({ ok: false, reason: 'stale_timestamp' });
     expect(at(NOW / 1000 + 301)).toMatchObject({ ok: false, reason: 'stale_timestamp' });
@@ -110,17 +117,34 @@ describe('webhookHeaders', () => {
   const from = (headers: Record<string, string>) => webhookHeaders((name) => headers[name]);
 
   it('when only svix- headers are sent, then they are read', () => {
-    expect(from({ 'svix-id': 'msg_1', 'svix-timestamp': TS, 'svix-signature': 'v1,x' })).toEqual({ prefix: 'svix', id: 'msg_1', timestamp: TS, signature: 'v1,x' });
+    expect(from({ 'svix-id': 'msg_1', 'svix-timestamp': TS, 'svix-signature': 'v1,x' })).toEqual({
+      prefix: 'svix',
+      id: 'msg_1',
+      timestamp: TS,
+      signature: 'v1,x',
+    });
   });
 
   it('when both sets are sent, then the webhook- names win, all three of them', () => {
-    const headers = from({ 'webhook-id': 'w', 'webhook-timestamp': TS, 'webhook-signature': 'v1,w', 'svix-id': 's', 'svix-timestamp': '1', 'svix-signature': 'v1,s' });
+    const headers = from({
+      'webhook-id': 'w',
+      'webhook-timestamp': TS,
+      'webhook-signature': 'v1,w',
+      'svix-id': 's',
+      'svix-timestamp': '1',
+      'svix-signature': 'v1,s',
+    });
 
     expect(headers).toEqual({ prefix: 'webhook', id: 'w', timestamp: TS, signature: 'v1,w' });
   });
 
   it('when one webhook- header is sent beside svix- ones, then the webhook- names are read and the missing ones stay missing', () => {
-    expect(from({ 'webhook-id': 'w', 'svix-timestamp': TS, 'svix-signature': 'v1,s' })).toEqual({ prefix: 'webhook', id: 'w', timestamp: undefined, signature: undefined });
+    expect(from({ 'webhook-id': 'w', 'svix-timestamp': TS, 'svix-signature': 'v1,s' })).toEqual({
+      prefix: 'webhook',
+      id: 'w',
+      timestamp: undefined,
+      signature: undefined,
+    });
   });
 
   it('when neither is sent, then the webhook- names are the ones reported missing', () => {

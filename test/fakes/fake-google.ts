@@ -1,6 +1,7 @@
 import { createHash, randomUUID, verify } from 'node:crypto';
-import { listenOnLoopback } from './listen-on-loopback.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+import { listenOnLoopback } from './listen-on-loopback.ts';
 
 /**
  * A fake Google on loopback: the OAuth token endpoint (checks the service account's RS256 JWT
@@ -29,8 +30,17 @@ export interface FakeChannel {
 }
 
 export type FailureTarget = 'token' | 'watch' | 'stop' | 'list';
-interface Failure { target: FailureTarget; status: number; headers: Record<string, string>; body: unknown; skip: number }
-interface Version { seq: number; event: Record<string, unknown> }
+interface Failure {
+  target: FailureTarget;
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  skip: number;
+}
+interface Version {
+  seq: number;
+  event: Record<string, unknown>;
+}
 
 export const GOOGLE_TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token';
 
@@ -95,13 +105,19 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(body === undefined ? '' : JSON.stringify(body));
   };
-  const googleError = (status: number, message: string, reason: string) => ({ error: { code: status, message, errors: [{ domain: 'global', reason, message }] } });
+  const googleError = (status: number, message: string, reason: string) => ({
+    error: { code: status, message, errors: [{ domain: 'global', reason, message }] },
+  });
 
   function handleToken(body: string, res: ServerResponse) {
     const form = new URLSearchParams(body);
     const [header, payload, signature] = (form.get('assertion') ?? '').split('.');
     const claims = payload ? unb64url<{ iss?: string; sub?: string; scope?: string; aud?: string; exp?: number }>(payload) : undefined;
-    const signed = header !== undefined && payload !== undefined && signature !== undefined && verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), options.publicKeyPem, Buffer.from(signature, 'base64url'));
+    const signed =
+      header !== undefined &&
+      payload !== undefined &&
+      signature !== undefined &&
+      verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), options.publicKeyPem, Buffer.from(signature, 'base64url'));
     const valid =
       form.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer' &&
       signed &&
@@ -167,9 +183,24 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
     }
     const ttlSeconds = Number((body.params as { ttl?: string } | undefined)?.ttl ?? 604_800);
     const resourceId = `res-${createHash('sha256').update(calendarId).digest('hex').slice(0, 16)}`;
-    const channel: FakeChannel = { id, calendarId, address: body.address, token: body.token as string | undefined, resourceId, expiration: Date.now() + ttlSeconds * 1000, stopped: false };
+    const channel: FakeChannel = {
+      id,
+      calendarId,
+      address: body.address,
+      token: body.token as string | undefined,
+      resourceId,
+      expiration: Date.now() + ttlSeconds * 1000,
+      stopped: false,
+    };
     channels.set(id, channel);
-    send(res, 200, { kind: 'api#channel', id, resourceId, resourceUri: `${url}/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events?alt=json`, token: channel.token, expiration: String(channel.expiration) });
+    send(res, 200, {
+      kind: 'api#channel',
+      id,
+      resourceId,
+      resourceUri: `${url}/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events?alt=json`,
+      token: channel.token,
+      expiration: String(channel.expiration),
+    });
   }
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
@@ -188,19 +219,30 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
     requests.push({ method: req.method ?? '', path: parsed.pathname, query: Object.fromEntries(parsed.searchParams), body, subject });
 
     const target: FailureTarget | undefined =
-      parsed.pathname === '/token' ? 'token'
-      : parsed.pathname.endsWith('/events/watch') ? 'watch'
-      : parsed.pathname.endsWith('/channels/stop') ? 'stop'
-      : parsed.pathname.endsWith('/events') ? 'list'
-      : undefined;
+      parsed.pathname === '/token'
+        ? 'token'
+        : parsed.pathname.endsWith('/events/watch')
+          ? 'watch'
+          : parsed.pathname.endsWith('/channels/stop')
+            ? 'stop'
+            : parsed.pathname.endsWith('/events')
+              ? 'list'
+              : undefined;
     if (target === undefined) return send(res, 404, googleError(404, 'Not Found', 'notFound'));
     const failure = takeFailure(target);
-    if (failure) return send(res, failure.status, failure.body ?? googleError(failure.status, 'scripted failure', failure.status === 429 ? 'rateLimitExceeded' : 'backendError'), failure.headers);
+    if (failure)
+      return send(
+        res,
+        failure.status,
+        failure.body ?? googleError(failure.status, 'scripted failure', failure.status === 429 ? 'rateLimitExceeded' : 'backendError'),
+        failure.headers,
+      );
     if (target === 'token') return handleToken(raw, res);
     if (subject === undefined) return send(res, 401, googleError(401, 'Invalid Credentials', 'authError'));
     if (target === 'stop') {
       const channel = channels.get(String((body as { id?: unknown })?.id));
-      if (!channel || channel.resourceId !== (body as { resourceId?: unknown }).resourceId) return send(res, 404, googleError(404, 'Channel not found', 'notFound'));
+      if (!channel || channel.resourceId !== (body as { resourceId?: unknown }).resourceId)
+        return send(res, 404, googleError(404, 'Channel not found', 'notFound'));
       channel.stopped = true;
       res.writeHead(204).end();
       return;
@@ -234,7 +276,12 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
       const state = calendar(calendarId);
       state.seq += 1;
       // Google's `updated` has millisecond precision; the sequence keeps two quick edits apart.
-      const stored: Record<string, unknown> = { kind: 'calendar#event', status: 'confirmed', ...event, updated: event.updated ?? new Date(Date.now() + state.seq).toISOString() };
+      const stored: Record<string, unknown> = {
+        kind: 'calendar#event',
+        status: 'confirmed',
+        ...event,
+        updated: event.updated ?? new Date(Date.now() + state.seq).toISOString(),
+      };
       const id = String(stored.id);
       state.history.set(id, [...(state.history.get(id) ?? []), { seq: state.seq, event: stored }]);
       return stored;
@@ -274,10 +321,13 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
     },
     requestsOf: (target) =>
       requests.filter((request) =>
-        target === 'token' ? request.path === '/token'
-        : target === 'watch' ? request.path.endsWith('/events/watch')
-        : target === 'stop' ? request.path.endsWith('/channels/stop')
-        : request.path.endsWith('/events'),
+        target === 'token'
+          ? request.path === '/token'
+          : target === 'watch'
+            ? request.path.endsWith('/events/watch')
+            : target === 'stop'
+              ? request.path.endsWith('/channels/stop')
+              : request.path.endsWith('/events'),
       ),
     async close() {
       if (!server) return;

@@ -1,5 +1,6 @@
-import { listenOnLoopback } from './listen-on-loopback.ts';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+import { listenOnLoopback } from './listen-on-loopback.ts';
 
 /**
  * A fake Momentum on loopback: records every request and answers as scripted, so tests see

@@ -1,7 +1,8 @@
-import { randomUUID, verify, type KeyObject } from 'node:crypto';
-import { listenOnLoopback } from './listen-on-loopback.ts';
+import { type KeyObject, randomUUID, verify } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+import { listenOnLoopback } from './listen-on-loopback.ts';
 
 /**
  * A loopback Salesforce for the jsforce tests: the OAuth 2.0 token endpoint (JWT bearer grant,

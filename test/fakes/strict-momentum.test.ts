@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { busiestWindow } from '../../src/store/rate-log.ts';
 import { createSlidingWindow, IMPORT_PATH, REMAP_PATH, startStrictMomentum, type StrictMomentum } from './strict-momentum.ts';
 
@@ -45,7 +46,13 @@ describe('strict fake Momentum: its sliding window', () => {
     expect(tooSoon).toEqual({ status: 429, body: { error: 'Rate limit exceeded' } });
     expect(atW.status).toBe(200);
     expect(fake.rateLimited).toBe(1);
-    expect(fake.requests.map((request) => [request.receivedAt, request.status])).toEqual([[0, 200], [0, 200], [0, 200], [999, 429], [1_000, 200]]);
+    expect(fake.requests.map((request) => [request.receivedAt, request.status])).toEqual([
+      [0, 200],
+      [0, 200],
+      [0, 200],
+      [999, 429],
+      [1_000, 200],
+    ]);
   });
 
   it('when the window slides, then it counts from each arrival, not from fixed window boundaries', async () => {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { replies, sendReply, type RecordedRequest } from './fake-momentum.ts';
+
+import { type RecordedRequest, replies, sendReply } from './fake-momentum.ts';
 import { listenOnLoopback } from './listen-on-loopback.ts';
 
 /**
@@ -108,7 +109,11 @@ export async function startStrictMomentum(options: StrictMomentumOptions): Promi
       waiter.resolve();
     }
     const latency = latencyOf(recorded, index);
-    sendReply(res, latency > 0 ? replies.delayed(latency, { kind: 'accept', requestId: `strict-${index + 1}` }) : { kind: 'accept', requestId: `strict-${index + 1}` }, index);
+    sendReply(
+      res,
+      latency > 0 ? replies.delayed(latency, { kind: 'accept', requestId: `strict-${index + 1}` }) : { kind: 'accept', requestId: `strict-${index + 1}` },
+      index,
+    );
   };
 
   const server: Server = createServer((req, res) => void onRequest(req, res));

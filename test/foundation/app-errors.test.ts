@@ -1,6 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { AppError } from '../../src/core/errors.ts';
 import { jsonErrorHandler, jsonNotFound } from '../../src/http/error-handler.ts';
 import { requestId } from '../../src/http/request-id.ts';
@@ -112,7 +113,9 @@ describe('jsonErrorHandler', () => {
     });
 
     // Act
-    const reply = await request(app).post('/fails').send({ text: 'x'.repeat(2048) });
+    const reply = await request(app)
+      .post('/fails')
+      .send({ text: 'x'.repeat(2048) });
 
     // Assert
     expect(reply.status).toBe(413);

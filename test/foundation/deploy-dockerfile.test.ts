@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { PRODUCTION_NODE_FLAGS } from '../../bench/lib/production-node-flags.ts';
 import { settingNames } from '../../src/core/config.ts';
 import { deployDir, dockerfileInstructions, repoRoot } from '../support/deploy-files.ts';

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { configSchema, settingMeta, settingNames } from '../../src/core/config.ts';
 import { buildApp } from '../support/build-app.ts';
 import { deployYamlFiles, isBridgeImage, type Yaml } from '../support/deploy-files.ts';
@@ -36,7 +37,11 @@ const configMapData = (name: string) => (kind('ConfigMap').find((doc) => (doc.me
 const deployments = kind('Deployment');
 const podSpec = (deployment: Yaml) => (deployment.spec as { template: { spec: PodSpec } }).template.spec;
 const podLabels = (deployment: Yaml) => (deployment.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
-const bridgeContainers = deployments.flatMap((deployment) => podSpec(deployment).containers.filter((container) => isBridgeImage(container.image)).map((container) => ({ deployment, container })));
+const bridgeContainers = deployments.flatMap((deployment) =>
+  podSpec(deployment)
+    .containers.filter((container) => isBridgeImage(container.image))
+    .map((container) => ({ deployment, container })),
+);
 
 /** name → literal value (undefined when it comes from a Secret) of every variable a container gets. */
 function containerEnv(container: Container): Map<string, string | undefined> {
@@ -51,7 +56,9 @@ function containerEnv(container: Container): Map<string, string | undefined> {
 const composeServices = docs
   .filter(({ doc }) => typeof doc.services === 'object')
   .flatMap(({ file, doc }) => Object.entries(doc.services as Record<string, Yaml>).map(([name, service]) => ({ file, name, service })));
-const bridgeServices = composeServices.filter(({ service }) => isBridgeImage(service.image) || /deploy\/Dockerfile$/.test(String((service.build as Yaml | undefined)?.dockerfile)));
+const bridgeServices = composeServices.filter(
+  ({ service }) => isBridgeImage(service.image) || /deploy\/Dockerfile$/.test(String((service.build as Yaml | undefined)?.dockerfile)),
+);
 function serviceEnv(service: Yaml): Map<string, string> {
   const environment = service.environment ?? {};
   const entries = Array.isArray(environment) ? environment.map((item: string) => item.split(/=(.*)/s).slice(0, 2)) : Object.entries(environment);

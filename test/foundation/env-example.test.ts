@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
+
 import { describe, expect, it } from 'vitest';
+
 import { parseConfig, settingMeta, settingNames } from '../../src/core/config.ts';
 
 /* The schema is read at test time, so a setting added to src/config.ts without its line here fails

@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { closeGracefully } from '../../src/http/graceful-close.ts';
 
 /* A real server whose one route answers only when the test says so. keepAliveTimeout 0 turns the

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { AppError } from '../../src/core/errors.ts';
 import { buildApp } from '../support/build-app.ts';
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { requestContext } from '../../src/core/logger.ts';
 import { buildApp } from '../support/build-app.ts';
 import { captureLogs } from '../support/log-capture.ts';
@@ -113,7 +114,7 @@ describe('log levels', () => {
   it('when a line is below LOG_LEVEL, then it is dropped before any format serialises it, and it is written once the level allows it', async () => {
     // Arrange: a value that counts how often it is serialised.
     let serialised = 0;
-    const probe = { toJSON: () => (serialised += 1, 'probe') };
+    const probe = { toJSON: () => ((serialised += 1), 'probe') };
     const quiet = captureLogs({ level: 'info' });
     const verbose = captureLogs({ level: 'debug' });
 
@@ -130,7 +131,7 @@ describe('log levels', () => {
     expect(serialised).toBe(1);
   });
 
-  it('when a level is disabled, then its calls never enter winston\'s stream; when the level is raised at run time, they do', () => {
+  it("when a level is disabled, then its calls never enter winston's stream; when the level is raised at run time, they do", () => {
     const logs = captureLogs({ level: 'info' });
     const writes: string[] = [];
     const write = logs.logger.write.bind(logs.logger);
@@ -174,7 +175,14 @@ describe('line format', () => {
     expect(lines()).toEqual([
       expect.objectContaining({ level: 'error', message: 'store went away', timestamp: expect.any(String) }),
       expect.objectContaining({ level: 'warn', message: 'upstream refused', attempt: 2 }),
-      expect.objectContaining({ level: 'info', message: 'counted', rows: '12', first: { id: 1 }, cyclic: { name: 'loop', self: '[circular]' }, at: '2026-11-22T10:00:00.000Z' }),
+      expect.objectContaining({
+        level: 'info',
+        message: 'counted',
+        rows: '12',
+        first: { id: 1 },
+        cyclic: { name: 'loop', self: '[circular]' },
+        at: '2026-11-22T10:00:00.000Z',
+      }),
     ]);
   });
 });

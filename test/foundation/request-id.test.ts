@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import net from 'node:net';
+
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { buildApp } from '../support/build-app.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 // @ts-expect-error -- a plain JavaScript module (it must run on old Node versions), without types
 import { nodeProblem } from '../../scripts/require-node.mjs';
 

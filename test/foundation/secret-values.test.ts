@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseConfig, secretValues, settingMeta, settingNames } from '../../src/core/config.ts';
 
 describe('secretValues', () => {
@@ -27,7 +28,9 @@ describe('secretValues', () => {
       'SALESFORCE_CLIENT_SECRET',
       'SALESFORCE_PRIVATE_KEY',
     ]);
-    expect(values).toEqual(expect.arrayContaining(['mk_live_0123456789', 'admin-key-one-long', 'admin-key-two-long', 'sf-client-secret', privateKey, 'a-long-random-scrape-token']));
+    expect(values).toEqual(
+      expect.arrayContaining(['mk_live_0123456789', 'admin-key-one-long', 'admin-key-two-long', 'sf-client-secret', privateKey, 'a-long-random-scrape-token']),
+    );
     expect(values).not.toContain('bridge@example.com');
   });
 });

@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+
 import { killAllBridges, launchBridge, spawnBridge } from '../support/spawn-bridge.ts';
 
 afterEach(killAllBridges);
@@ -34,7 +36,10 @@ describe('node src/server.ts', () => {
 
     // Assert
     expect(exit).toEqual({ code: 1, signal: null });
-    const problems = bridge.stderr().split('\n').filter((line) => line.startsWith('  '));
+    const problems = bridge
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('  '));
     expect(problems).toHaveLength(3);
     expect(problems.find((line) => line.includes('PORT:'))).toContain('(example: PORT=8080)');
     expect(problems.some((line) => line.includes('SALESFORCE_ORG_IDS:'))).toBe(true);

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { settingNames } from '../../src/core/config.ts';
+
 import { renderSettingsTable, settingsSection } from '../../scripts/settings-docs.ts';
+import { settingNames } from '../../src/core/config.ts';
 
 const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
 

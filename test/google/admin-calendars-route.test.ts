@@ -1,8 +1,9 @@
 import type { RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { googleCalendarAdminRouter } from '../../routes/google-calendar.ts';
-import { createChannelManager } from '../../src/google/channels.ts';
 import { AppError } from '../../src/core/errors.ts';
+import { createChannelManager } from '../../src/google/channels.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { googleSetup } from './support/google-setup.ts';
 import { listen } from './support/listen.ts';
@@ -20,11 +21,21 @@ afterEach(async () => {
 async function harness() {
   const g = await googleSetup();
   const logs = captureLogs();
-  const manager = createChannelManager({ store: g.channels, client: g.client, publicBaseUrl: 'https://bridge.example.com', ttlMs: 3_600_000, logger: logs.logger });
+  const manager = createChannelManager({
+    store: g.channels,
+    client: g.client,
+    publicBaseUrl: 'https://bridge.example.com',
+    ttlMs: 3_600_000,
+    logger: logs.logger,
+  });
   const server = await listen([googleCalendarAdminRouter({ manager, authorize })], logs.logger);
   cleanups.push(g.close, server.close);
   const call = (method: string, path: string, body?: unknown, key = KEY) =>
-    fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   return { g, call };
 }
 
@@ -39,7 +50,9 @@ describe('/admin/calendars', () => {
     expect(added.status).toBe(201);
     const body = (await added.json()) as { calendarId: string; channel: { id: string } };
     expect(body).toMatchObject({ calendarId: 'bo.rep@example.com', watching: true, addedBy: 'admin', hasSyncToken: false });
-    expect(await listed.json()).toEqual({ calendars: [expect.objectContaining({ calendarId: 'bo.rep@example.com', channel: expect.objectContaining({ id: body.channel.id }) })] });
+    expect(await listed.json()).toEqual({
+      calendars: [expect.objectContaining({ calendarId: 'bo.rep@example.com', channel: expect.objectContaining({ id: body.channel.id }) })],
+    });
     expect(removed.status).toBe(204);
     expect(h.g.google.channels.get(body.channel.id)?.stopped).toBe(true);
     expect(JSON.stringify(await (await h.call('GET', '/admin/calendars')).json())).not.toContain(body.channel.id);

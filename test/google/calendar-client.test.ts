@@ -1,10 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ConfigError } from '../../src/core/config.ts';
 import { createCalendarClient } from '../../src/google/calendar-client.ts';
 import { GoogleApiError } from '../../src/google/google-api-error.ts';
 import { CALENDAR_SCOPE, createGoogleAuth, loadServiceAccountKey } from '../../src/google/service-account.ts';
-import { googleSetup, meetingEvent, type GoogleSetup } from './support/google-setup.ts';
+import { type GoogleSetup, googleSetup, meetingEvent } from './support/google-setup.ts';
 import { TEST_SERVICE_ACCOUNT, testServiceAccountKey } from './support/service-account-key.ts';
 
 const ANA = 'ana.rep@example.com';
@@ -45,7 +47,12 @@ describe('Google calendar client', () => {
   it('when a channel is watched and stopped, then Google gets the documented bodies', async () => {
     const g = await start();
 
-    const answer = await g.client.watch(ANA, { id: 'bridge-1', address: 'https://bridge.example.com/calendar/google/notifications', token: 'tok', ttlSeconds: 3600 });
+    const answer = await g.client.watch(ANA, {
+      id: 'bridge-1',
+      address: 'https://bridge.example.com/calendar/google/notifications',
+      token: 'tok',
+      ttlSeconds: 3600,
+    });
     await g.client.stop(ANA, { id: 'bridge-1', resourceId: answer.resourceId });
 
     expect(g.google.requestsOf('watch')[0]).toMatchObject({
@@ -91,7 +98,10 @@ describe('Google calendar client', () => {
   it('when the service account key is not the one Google knows, then the call fails for good without reaching the API', async () => {
     const g = await start();
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const wrongKey = JSON.stringify({ ...JSON.parse(testServiceAccountKey(g.google.tokenUrl)), private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() });
+    const wrongKey = JSON.stringify({
+      ...JSON.parse(testServiceAccountKey(g.google.tokenUrl)),
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    });
     const client = createCalendarClient({ baseUrl: g.google.calendarApiUrl, auth: createGoogleAuth(loadServiceAccountKey({ json: wrongKey })!) });
 
     const error = await failureOf(client.listEvents(ANA, { syncToken: 'x' }));

@@ -1,17 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
+import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import type { Store } from '../../src/store/types.ts';
-import { startFakeGoogle, type FakeGoogle } from '../fakes/fake-google.ts';
-import { startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
 import { directoryWith, sfId } from '../calendar/support/directory-setup.ts';
+import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
+import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
-import { startCalendarBridge, WEBHOOK_SECRET, type CalendarBridge } from './support/e2e-harness.ts';
+import { type CalendarBridge, startCalendarBridge, WEBHOOK_SECRET } from './support/e2e-harness.ts';
+import { meetingEvent } from './support/google-setup.ts';
 import { openTestStore } from './support/real-store.ts';
-import { testKeyPair, TEST_SERVICE_ACCOUNT } from './support/service-account-key.ts';
+import { TEST_SERVICE_ACCOUNT, testKeyPair } from './support/service-account-key.ts';
 import { sqliteRunner } from './support/sql-runners.ts';
 import { storedJobs } from './support/stored-rows.ts';
-import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
-import { meetingEvent } from './support/google-setup.ts';
 
 const ANA = 'ana.rep@example.com';
 const OPPORTUNITY = '0068d0000101XyZAAU';
@@ -40,7 +41,10 @@ async function world(): Promise<World> {
   return w;
 }
 
-async function start(w: World, options: { now?: () => number; port?: number; directory?: Parameters<typeof startCalendarBridge>[0]['directory'] } = {}): Promise<CalendarBridge> {
+async function start(
+  w: World,
+  options: { now?: () => number; port?: number; directory?: Parameters<typeof startCalendarBridge>[0]['directory'] } = {},
+): Promise<CalendarBridge> {
   const bridge = await startCalendarBridge({ store: w.store, file: w.file, google: w.google, momentum: w.momentum, calendars: [ANA], ...options });
   w.bridges.push(bridge);
   return bridge;
@@ -65,7 +69,10 @@ describe('calendar webhooks end to end', () => {
     const w = await world();
     await start(w);
     const [channelId] = await activeChannelIds(w.file);
-    const event = w.google.upsertEvent(ANA, meetingEvent('evt-pricing', 24, { summary: 'Pricing review', extendedProperties: { private: { sfOpportunityId: OPPORTUNITY } } }));
+    const event = w.google.upsertEvent(
+      ANA,
+      meetingEvent('evt-pricing', 24, { summary: 'Pricing review', extendedProperties: { private: { sfOpportunityId: OPPORTUNITY } } }),
+    );
 
     expect(await w.google.push(channelId!, 'exists')).toBe(200);
     const [remap] = await w.momentum.waitFor(1);
@@ -93,10 +100,17 @@ describe('calendar webhooks end to end', () => {
     w.google.upsertEvent(ANA, { ...meetingEvent('evt-pricing', 24, fields), start: remapStart(w), location: 'Room 4' });
 
     await w.google.push(channelId!, 'exists');
-    await waitFor('the second remap job to finish', () => storedJobs(w.file).filter((job) => job.kind === 'remap' && job.state !== 'pending' && job.state !== 'running').length === 2);
+    await waitFor(
+      'the second remap job to finish',
+      () => storedJobs(w.file).filter((job) => job.kind === 'remap' && job.state !== 'pending' && job.state !== 'running').length === 2,
+    );
 
     expect(w.google.requestsOf('list').length).toBeGreaterThan(original);
-    expect(storedJobs(w.file).filter((job) => job.kind === 'remap').map((job) => job.state)).toEqual(['succeeded', 'skipped']);
+    expect(
+      storedJobs(w.file)
+        .filter((job) => job.kind === 'remap')
+        .map((job) => job.state),
+    ).toEqual(['succeeded', 'skipped']);
     expect(remaps(w.momentum)).toHaveLength(1);
   });
 
@@ -162,7 +176,15 @@ describe('calendar webhooks end to end', () => {
     const { fake, directory } = await directoryWith({
       contacts: [{ Id: sfId('003', 1), Email: 'hank.buyer@globex.test', AccountId: account }],
       opportunities: [
-        { Id: sfId('006', 1), AccountId: account, IsClosed: false, CloseDate: '2026-09-30', CreatedDate: '2026-01-01T00:00:00.000+0000', LastModifiedDate: '2026-02-01T00:00:00.000+0000', OwnerEmail: ANA },
+        {
+          Id: sfId('006', 1),
+          AccountId: account,
+          IsClosed: false,
+          CloseDate: '2026-09-30',
+          CreatedDate: '2026-01-01T00:00:00.000+0000',
+          LastModifiedDate: '2026-02-01T00:00:00.000+0000',
+          OwnerEmail: ANA,
+        },
       ],
     });
     cleanups.push(fake.close);
@@ -181,7 +203,12 @@ describe('calendar webhooks end to end', () => {
 
     const response = await fetch(`${bridge.url}/calendar/events`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signStandardWebhook(WEBHOOK_SECRET, 'msg_1', timestamp, raw) },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signStandardWebhook(WEBHOOK_SECRET, 'msg_1', timestamp, raw),
+      },
       body: raw,
     });
     const [remap] = await w.momentum.waitFor(1);

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { startGoogleScheduler } from '../../src/google/channel-scheduler.ts';
 import { createChannelManager, renewalDue } from '../../src/google/channels.ts';
 import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import { googleSetup, type GoogleSetup } from './support/google-setup.ts';
+import { type GoogleSetup, googleSetup } from './support/google-setup.ts';
 import { sqliteRunner } from './support/sql-runners.ts';
 
 const ANA = 'ana.rep@example.com';
@@ -18,7 +19,14 @@ afterEach(async () => {
 });
 
 function managerFor(g: GoogleSetup, clock = { offset: 0 }) {
-  return createChannelManager({ store: g.channels, client: g.client, publicBaseUrl: `${BASE}/`, ttlMs: TTL_MS, logger: captureLogs().logger, now: () => Date.now() + clock.offset });
+  return createChannelManager({
+    store: g.channels,
+    client: g.client,
+    publicBaseUrl: `${BASE}/`,
+    ttlMs: TTL_MS,
+    logger: captureLogs().logger,
+    now: () => Date.now() + clock.offset,
+  });
 }
 
 describe('Google channel manager', () => {
@@ -45,7 +53,13 @@ describe('Google channel manager', () => {
 
     // A new manager over a new connection to the same database: what a restarted process has.
     const reopened = await sqliteRunner(g.db.file);
-    const restarted = createChannelManager({ store: createSqlChannelStore(reopened.runner), client: g.client, publicBaseUrl: BASE, ttlMs: TTL_MS, logger: captureLogs().logger });
+    const restarted = createChannelManager({
+      store: createSqlChannelStore(reopened.runner),
+      client: g.client,
+      publicBaseUrl: BASE,
+      ttlMs: TTL_MS,
+      logger: captureLogs().logger,
+    });
     const counts = await restarted.maintain();
     await reopened.close();
 

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { googleCalendarRouter } from '../../routes/google-calendar.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
 import { captureLogs } from '../support/log-capture.ts';
@@ -38,7 +40,14 @@ describe('POST /calendar/google/notifications', () => {
 
     expect(status).toBe(200);
     expect(storedJobs(h.file)).toEqual([
-      { id: 1, kind: 'calendar-sync', payload: { calendarId: ANA, channelId: h.channel.id, trigger: 'push' }, coalesceKey: `calendar-sync:${h.channel.id}`, state: 'pending', eventId: null },
+      {
+        id: 1,
+        kind: 'calendar-sync',
+        payload: { calendarId: ANA, channelId: h.channel.id, trigger: 'push' },
+        coalesceKey: `calendar-sync:${h.channel.id}`,
+        state: 'pending',
+        eventId: null,
+      },
     ]);
     expect(storedCounts(h.file)).toMatchObject({ messages: 0, events: 0 });
     expect(h.googleCallsSince()).toEqual([]);
@@ -47,7 +56,11 @@ describe('POST /calendar/google/notifications', () => {
   it('when a burst of notifications arrives, then they coalesce into one pending sync for the channel', async () => {
     const h = await harness();
 
-    const statuses = [await h.g.google.push(h.channel.id, 'exists'), await h.g.google.push(h.channel.id, 'not_exists'), await h.g.google.push(h.channel.id, 'exists')];
+    const statuses = [
+      await h.g.google.push(h.channel.id, 'exists'),
+      await h.g.google.push(h.channel.id, 'not_exists'),
+      await h.g.google.push(h.channel.id, 'exists'),
+    ];
 
     expect(statuses).toEqual([200, 200, 200]);
     expect(storedJobs(h.file).filter((job) => job.state === 'pending')).toHaveLength(1);
@@ -84,7 +97,12 @@ describe('POST /calendar/google/notifications', () => {
   it('when the resource id does not belong to the channel, then 403', async () => {
     const h = await harness();
 
-    const response = await h.post({ 'x-goog-channel-id': h.channel.id, 'x-goog-channel-token': h.channel.token, 'x-goog-resource-state': 'exists', 'x-goog-resource-id': 'someone-else' });
+    const response = await h.post({
+      'x-goog-channel-id': h.channel.id,
+      'x-goog-channel-token': h.channel.token,
+      'x-goog-resource-state': 'exists',
+      'x-goog-resource-id': 'someone-else',
+    });
 
     expect(response.status).toBe(403);
     expect(storedCounts(h.file).jobs).toBe(0);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ConfigError, parseConfig, secretValues } from '../../src/core/config.ts';
 import { createGoogleRuntime } from '../../src/google/google-runtime.ts';
 import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
@@ -21,7 +22,10 @@ describe('createGoogleRuntime', () => {
   });
 
   it('when fully configured, then the calendar-sync handler is offered for registration', async () => {
-    const runtime = runtimeFor({ GOOGLE_SERVICE_ACCOUNT_KEY: testServiceAccountKey('https://oauth2.googleapis.com/token'), PUBLIC_BASE_URL: 'https://bridge.example.com' });
+    const runtime = runtimeFor({
+      GOOGLE_SERVICE_ACCOUNT_KEY: testServiceAccountKey('https://oauth2.googleapis.com/token'),
+      PUBLIC_BASE_URL: 'https://bridge.example.com',
+    });
 
     expect(Object.keys(runtime?.handlers ?? {})).toEqual(['calendar-sync']);
     await runtime?.close();

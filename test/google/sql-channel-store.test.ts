@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import type { Channel, ChannelStore } from '../../src/store/channel-store.ts';
 import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import { postgresRunner, sqliteRunner, TEST_DATABASE_URL, type TestRunner } from './support/sql-runners.ts';

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobContext } from '../../src/jobs/types.ts';
+
 import { createCalendarSyncHandler } from '../../src/google/sync-handler.ts';
 import { calendarSyncJob } from '../../src/google/sync-jobs.ts';
+import type { JobContext } from '../../src/jobs/types.ts';
 import type { Job, Store } from '../../src/store/types.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import { googleSetup, meetingEvent, type GoogleSetup } from './support/google-setup.ts';
+import { type GoogleSetup, googleSetup, meetingEvent } from './support/google-setup.ts';
 import { openTestStore } from './support/real-store.ts';
 import { storedCounts, storedEvents, storedJobs } from './support/stored-rows.ts';
 
@@ -29,11 +30,24 @@ async function harness(): Promise<Harness> {
   const { store, file, cleanup } = await openTestStore();
   cleanups.push(g.close, cleanup);
   await g.channels.seedCalendars([ANA], Date.now());
-  const handler = createCalendarSyncHandler({ channels: g.channels, client: g.client, store, internalDomains: ['example.com'], fullSyncDaysBack: 30, fullSyncDaysAhead: 90 });
+  const handler = createCalendarSyncHandler({
+    channels: g.channels,
+    client: g.client,
+    store,
+    internalDomains: ['example.com'],
+    fullSyncDaysBack: 30,
+    fullSyncDaysAhead: 90,
+  });
   const now = Date.now();
   const context: JobContext = { logger: captureLogs().logger, signal: new AbortController().signal, now: () => now };
   const job = (payload: unknown) => ({ id: 1, kind: 'calendar-sync', payload }) as Job;
-  return { g, store, file, now, run: (payload = calendarSyncJob({ calendarId: ANA, channelId: 'bridge-1', trigger: 'push' }).payload) => handler(job(payload), context) };
+  return {
+    g,
+    store,
+    file,
+    now,
+    run: (payload = calendarSyncJob({ calendarId: ANA, channelId: 'bridge-1', trigger: 'push' }).payload) => handler(job(payload), context),
+  };
 }
 
 describe('calendar-sync job', () => {
@@ -48,7 +62,11 @@ describe('calendar-sync job', () => {
 
     const lists = h.g.google.requestsOf('list');
     expect(lists.map((request) => request.query.pageToken === undefined)).toEqual([true, false]);
-    expect(lists[0]?.query).toMatchObject({ timeMin: new Date(h.now - 30 * DAY_MS).toISOString(), timeMax: new Date(h.now + 90 * DAY_MS).toISOString(), singleEvents: 'true' });
+    expect(lists[0]?.query).toMatchObject({
+      timeMin: new Date(h.now - 30 * DAY_MS).toISOString(),
+      timeMax: new Date(h.now + 90 * DAY_MS).toISOString(),
+      singleEvents: 'true',
+    });
     expect(result).toMatchObject({ kind: 'succeeded', result: { mode: 'full', pages: 2, changed: 3, stored: 3, duplicates: 0 } });
     expect((await h.g.channels.getCalendar(ANA))?.syncToken).toEqual(expect.any(String));
     const events = storedEvents(h.file);
@@ -58,7 +76,9 @@ describe('calendar-sync job', () => {
       ['google', 'bridge-1', 'google:c'],
     ]);
     expect(events[0]?.dedupeKey).toBe(`google:a:${(events[0]?.payload as { updated: string }).updated}`);
-    expect(storedJobs(h.file).map((job) => [job.kind, job.payload, job.eventId])).toEqual(events.map((event) => ['map-event', { eventId: event.id }, event.id]));
+    expect(storedJobs(h.file).map((job) => [job.kind, job.payload, job.eventId])).toEqual(
+      events.map((event) => ['map-event', { eventId: event.id }, event.id]),
+    );
   });
 
   it('when a sync token is stored, then only the changes since are fetched, cancelled, all-day and internal events are skipped with reasons', async () => {

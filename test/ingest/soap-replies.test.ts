@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ACK_ENVELOPE, escapeXml, soapFault } from '../../src/salesforce/soap-replies.ts';
 import { soapLeaves as leaves } from './soap-reply-reader.ts';
 

@@ -34,7 +34,12 @@ export function storedJobs(file: string): Array<{ kind: string; payload: unknown
       event_id: number | bigint | null;
       state: string;
     }>;
-    return rows.map((row) => ({ kind: row.kind, payload: JSON.parse(row.payload) as unknown, eventId: row.event_id === null ? null : Number(row.event_id), state: row.state }));
+    return rows.map((row) => ({
+      kind: row.kind,
+      payload: JSON.parse(row.payload) as unknown,
+      eventId: row.event_id === null ? null : Number(row.event_id),
+      state: row.state,
+    }));
   } finally {
     db.close();
   }

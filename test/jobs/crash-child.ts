@@ -3,9 +3,9 @@
  * POSTs each job to the parent's recorder. The parent kills it with SIGKILL mid-flight.
  * Env: DATABASE_URL, RECORDER_URL, LEASE_MS, OWNER.
  */
+import { createLogger } from '../../src/core/logger.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
-import { createLogger } from '../../src/core/logger.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { createPostHandler } from './support/post-handler.ts';
 

@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
@@ -47,7 +49,12 @@ describe('worker crash safety', () => {
     cleanups.push(() => store.close());
     const orphaned = (await Promise.all(jobs.map((job) => store.getJob(job.id)))).filter((job) => job?.state === 'running');
     const worker = createWorker({
-      store, logger: captureLogger().logger, concurrency: 4, retrySchedule: [0, 50, 50, 50], leaseMs: LEASE_MS, maxIdleMs: 100,
+      store,
+      logger: captureLogger().logger,
+      concurrency: 4,
+      retrySchedule: [0, 50, 50, 50],
+      leaseMs: LEASE_MS,
+      maxIdleMs: 100,
       registry: createJobRegistry({ post: createPostHandler({ url: recorder.url }) }),
     });
     cleanups.push(() => worker.stop(1_000));

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createPacer } from '../../src/jobs/pacer.ts';
 import type { Store } from '../../src/store/types.ts';
 import { openTestStore } from './support/test-store.ts';

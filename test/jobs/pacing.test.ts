@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createPacer } from '../../src/jobs/pacer.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
@@ -24,7 +25,13 @@ describe('worker pacing', () => {
     const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
     let claims = 0;
     const worker = createWorker({
-      store, logger: captureLogger().logger, concurrency: 4, retrySchedule: [0, 50], leaseMs: 5_000, maxIdleMs: 1_000, pacer,
+      store,
+      logger: captureLogger().logger,
+      concurrency: 4,
+      retrySchedule: [0, 50],
+      leaseMs: 5_000,
+      maxIdleMs: 1_000,
+      pacer,
       registry: createJobRegistry({ post: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
       onJobsClaimed: (jobs) => void (claims += jobs.length),
     });
@@ -37,10 +44,17 @@ describe('worker pacing', () => {
 
     worker.start();
     await waitFor('every job to be sent', () => recorder.requests.length >= jobs.length, 20_000);
-    await waitFor('every outcome to be stored', async () => (await Promise.all(jobs.map((job) => store.getJob(job.id)))).every((job) => job?.state === 'succeeded'));
+    await waitFor('every outcome to be stored', async () =>
+      (await Promise.all(jobs.map((job) => store.getJob(job.id)))).every((job) => job?.state === 'succeeded'),
+    );
 
     // Three full windows: 5 at once, 5 a window later, 2 a window after that; never 6 in any 1.5 s.
-    expect(busiestWindow(recorder.requests.map((request) => request.at), LIMIT.windowMs)).toBe(LIMIT.requests);
+    expect(
+      busiestWindow(
+        recorder.requests.map((request) => request.at),
+        LIMIT.windowMs,
+      ),
+    ).toBe(LIMIT.requests);
     const times = recorder.requests.map((request) => request.at).sort((a, b) => a - b);
     expect(times[11]! - times[0]!).toBeGreaterThanOrEqual(2 * LIMIT.windowMs);
     expect([...recorder.counts().values()]).toEqual(Array(jobs.length).fill(1));
@@ -69,7 +83,13 @@ describe('worker pacing', () => {
     };
     const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
     const worker = createWorker({
-      store, logger: captureLogger().logger, concurrency: 4, retrySchedule: [0, 50], leaseMs: 5_000, maxIdleMs: 1_000, pacer,
+      store,
+      logger: captureLogger().logger,
+      concurrency: 4,
+      retrySchedule: [0, 50],
+      leaseMs: 5_000,
+      maxIdleMs: 1_000,
+      pacer,
       registry: createJobRegistry({ post: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
     });
     cleanups.push(async () => {
@@ -103,7 +123,13 @@ describe('worker pacing', () => {
     const recorder = await startRecordingServer();
     const pacer = createPacer(store, [{ key: KEY, limit, callTimeoutMs }]);
     const worker = createWorker({
-      store, logger: captureLogger().logger, concurrency: 1, retrySchedule: [0, 50], leaseMs: 60_000, maxIdleMs: 1_000, pacer,
+      store,
+      logger: captureLogger().logger,
+      concurrency: 1,
+      retrySchedule: [0, 50],
+      leaseMs: 60_000,
+      maxIdleMs: 1_000,
+      pacer,
       registry: createJobRegistry({ post: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
     });
     cleanups.push(async () => {

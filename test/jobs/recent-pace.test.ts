@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRecentPace } from '../../src/jobs/recent-pace.ts';
 
 describe('createRecentPace', () => {

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
@@ -37,40 +39,39 @@ async function postgresStore(): Promise<Store> {
   return store;
 }
 
-const engines = [
-  ['SQLite', sqliteStore],
-  ...(DATABASE_URL ? [['PostgreSQL', postgresStore] as const] : []),
-] as const;
+const engines = [['SQLite', sqliteStore], ...(DATABASE_URL ? [['PostgreSQL', postgresStore] as const] : [])] as const;
 
 async function runPoison(open: () => Promise<Store>, handler: JobHandler) {
-    const store = await open();
-    const { logger, lines } = captureLogger();
-    let runs = 0;
-    const worker = createWorker({
-      store,
-      logger,
-      concurrency: 1,
-      retrySchedule: [0, 10, 10],
-      leaseMs: 500,
-      maxIdleMs: 100,
-      registry: createJobRegistry({ poison: async (job, context) => ((runs += 1), handler(job, context)) }),
-    });
-    cleanups.push(async () => {
-      await worker.stop(1_000);
-      await store.close();
-    });
-    const [job] = await store.enqueue([{ kind: 'poison', payload: {} }]);
-    worker.start();
-    await waitFor('the job to end', async () => (await store.getJob(job!.id))?.state === 'dead', 10_000);
-    // Longer than two leases: a job whose outcome was never stored would have run again by now.
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    return { store, job: (await store.getJob(job!.id))!, attempts: await store.getAttempts(job!.id), runs: () => runs, lines };
+  const store = await open();
+  const { logger, lines } = captureLogger();
+  let runs = 0;
+  const worker = createWorker({
+    store,
+    logger,
+    concurrency: 1,
+    retrySchedule: [0, 10, 10],
+    leaseMs: 500,
+    maxIdleMs: 100,
+    registry: createJobRegistry({ poison: async (job, context) => ((runs += 1), handler(job, context)) }),
+  });
+  cleanups.push(async () => {
+    await worker.stop(1_000);
+    await store.close();
+  });
+  const [job] = await store.enqueue([{ kind: 'poison', payload: {} }]);
+  worker.start();
+  await waitFor('the job to end', async () => (await store.getJob(job!.id))?.state === 'dead', 10_000);
+  // Longer than two leases: a job whose outcome was never stored would have run again by now.
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  return { store, job: (await store.getJob(job!.id))!, attempts: await store.getAttempts(job!.id), runs: () => runs, lines };
 }
 
 describe.each(engines)('an outcome the database refuses (%s)', (_engine, open) => {
-
   it('when a finished job enqueues a follow-up the database cannot hold, then the job ends dead with the database reason and never runs again', async () => {
-    const { job, attempts, runs, lines } = await runPoison(open, async () => ({ kind: 'succeeded', enqueue: [{ kind: 'follow-up', payload: {}, eventId: 987_654_321 }] }));
+    const { job, attempts, runs, lines } = await runPoison(open, async () => ({
+      kind: 'succeeded',
+      enqueue: [{ kind: 'follow-up', payload: {}, eventId: 987_654_321 }],
+    }));
 
     expect(job.state).toBe('dead');
     expect(job.lastError).toMatch(/^outcome could not be stored: .*(FOREIGN KEY|foreign key)/);
@@ -78,7 +79,6 @@ describe.each(engines)('an outcome the database refuses (%s)', (_engine, open) =
     expect(runs()).toBe(1);
     expect(lines().some((line) => line.message === 'job outcome refused by the store; the job ends dead')).toBe(true);
   });
-
 });
 
 // PostgreSQL text cannot hold U+0000 (SQLite can): only there is such an error text refused.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobHandler } from '../../src/jobs/types.ts';
 import type { Job } from '../../src/store/types.ts';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { MAX_RETRY_AFTER_MS, nextRetry, parseRetryAfter, SLOW_DOWN_MIN_DELAY_MS } from '../../src/jobs/retry-policy.ts';
 
 const SCHEDULE = [0, 10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000];

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+
 import pg from 'pg';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
@@ -43,8 +45,13 @@ describe.skipIf(!DATABASE_URL)(`two workers on one PostgreSQL schema${DATABASE_U
     const finished: Array<JobFinishedEvent & { worker: string }> = [];
     const workers = [first, second].map((store, index) =>
       createWorker({
-        store, logger: captureLogger('warn').logger, concurrency: 4, retrySchedule: [0, 50, 50], leaseMs: 30_000,
-        owner: `instance-${index}`, onJobFinished: (event) => finished.push({ ...event, worker: `instance-${index}` }),
+        store,
+        logger: captureLogger('warn').logger,
+        concurrency: 4,
+        retrySchedule: [0, 50, 50],
+        leaseMs: 30_000,
+        owner: `instance-${index}`,
+        onJobFinished: (event) => finished.push({ ...event, worker: `instance-${index}` }),
         registry: createJobRegistry({ post: createPostHandler({ url: recorder.url, dispatcher }) }),
       }),
     );

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
 import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker, type Worker, type WorkerOptions } from '../../src/jobs/worker.ts';
 import type { Store } from '../../src/store/types.ts';
-import { startRecordingServer, type Responder } from './fakes/recording-server.ts';
+import { type Responder, startRecordingServer } from './fakes/recording-server.ts';
 import { captureLogger } from './support/capture-logger.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { openTestStore } from './support/test-store.ts';
@@ -23,7 +24,12 @@ async function setup(options: { responder?: Responder; handlers?: Record<string,
   const finished: JobFinishedEvent[] = [];
   const registry = createJobRegistry({ post: createPostHandler({ url: recorder.url }), ...options.handlers });
   const worker = createWorker({
-    store, registry, logger, concurrency: 4, retrySchedule: [0, 50, 50], leaseMs: 5_000,
+    store,
+    registry,
+    logger,
+    concurrency: 4,
+    retrySchedule: [0, 50, 50],
+    leaseMs: 5_000,
     // A long idle check: a job that runs at once was woken by its enqueue, not found by the timer.
     maxIdleMs: 60_000,
     onJobFinished: (event) => finished.push(event),
@@ -81,7 +87,11 @@ describe('createWorker', () => {
     expect(stored?.lastError).toContain('gave up after 3 attempts: HTTP 503');
     expect(recorder.counts().get(job!.id)).toBe(3);
     expect(finished.map((event) => event.state)).toEqual(['retry', 'retry', 'dead']);
-    expect(lines().filter((entry) => entry.message === 'job finished').map((entry) => entry.level)).toEqual(['info', 'info', 'warn']);
+    expect(
+      lines()
+        .filter((entry) => entry.message === 'job finished')
+        .map((entry) => entry.level),
+    ).toEqual(['info', 'info', 'warn']);
   });
 
   it('when a handler reports retryable failures without an attempt record, then attempts still count and the job dies on schedule', async () => {
@@ -118,7 +128,11 @@ describe('createWorker', () => {
     await waitFor('the job to succeed', settled(store, job!.id, 'succeeded'));
     expect(calls).toBe(3);
     expect(await store.getJob(job!.id)).toMatchObject({ attempts: 1 });
-    expect(finished.map((event) => [event.state, event.attempts])).toEqual([['deferred', 0], ['deferred', 0], ['succeeded', 1]]);
+    expect(finished.map((event) => [event.state, event.attempts])).toEqual([
+      ['deferred', 0],
+      ['deferred', 0],
+      ['succeeded', 1],
+    ]);
   });
 
   it('when three jobs for one key are enqueued while the first is pending, then only the newest is sent', async () => {
@@ -179,11 +193,20 @@ describe('createWorker', () => {
     };
     // One job running and one claimed ahead fill this worker.
     const worker = createWorker({
-      store: noisy, logger: captureLogger().logger, concurrency: 1, prefetch: 1, retrySchedule: [0], leaseMs: 5_000, maxIdleMs: 60_000,
+      store: noisy,
+      logger: captureLogger().logger,
+      concurrency: 1,
+      prefetch: 1,
+      retrySchedule: [0],
+      leaseMs: 5_000,
+      maxIdleMs: 60_000,
       registry: createJobRegistry({ post: createPostHandler({ url: recorder.url }) }),
     });
     cleanups.push(() => worker.stop(1_000));
-    const jobs = await store.enqueue([{ kind: 'post', payload: { n: 1 } }, { kind: 'post', payload: { n: 2 } }]);
+    const jobs = await store.enqueue([
+      { kind: 'post', payload: { n: 1 } },
+      { kind: 'post', payload: { n: 2 } },
+    ]);
 
     worker.start();
     const timerFired = await new Promise<boolean>((resolve) => setTimeout(resolve, 20, true));
@@ -225,8 +248,13 @@ describe('createWorker', () => {
     const { store, recorder, worker } = await setup({ responder: () => ({ status: 200, delayMs: 600 }), worker: { leaseMs: 150 } });
     const { logger } = captureLogger();
     const rival: Worker = createWorker({
-      store, logger, registry: createJobRegistry({ post: createPostHandler({ url: recorder.url }) }),
-      concurrency: 1, retrySchedule: [0], leaseMs: 150, maxIdleMs: 20,
+      store,
+      logger,
+      registry: createJobRegistry({ post: createPostHandler({ url: recorder.url }) }),
+      concurrency: 1,
+      retrySchedule: [0],
+      leaseMs: 150,
+      maxIdleMs: 20,
     });
     cleanups.push(() => rival.stop(1_000));
     const [job] = await store.enqueue([{ kind: 'post', payload: {} }]);
@@ -255,7 +283,13 @@ describe('createWorker', () => {
     const { logger, lines } = captureLogger();
     // prefetch 0: this worker claims nothing more while its one slot is busy, so the rescuer gets the job.
     const worker = createWorker({
-      store: failing, logger, concurrency: 1, prefetch: 0, retrySchedule: [0], leaseMs: 150, owner: 'lease-loser',
+      store: failing,
+      logger,
+      concurrency: 1,
+      prefetch: 0,
+      retrySchedule: [0],
+      leaseMs: 150,
+      owner: 'lease-loser',
       registry: createJobRegistry({ wait: waitForAbort }),
     });
     cleanups.push(() => worker.stop(1_000));
@@ -283,7 +317,10 @@ describe('createWorker', () => {
         context.signal.addEventListener('abort', () => resolve({ kind: 'retryable', error: 'aborted' }));
       });
     const { store, worker } = await setup({ handlers: { hang } });
-    const jobs = await store.enqueue([{ kind: 'hang', payload: {} }, { kind: 'hang', payload: {} }]);
+    const jobs = await store.enqueue([
+      { kind: 'hang', payload: {} },
+      { kind: 'hang', payload: {} },
+    ]);
     worker.start();
     await waitFor('both jobs to start', () => signals.length === 2);
 
@@ -299,7 +336,10 @@ describe('createWorker', () => {
 
   it('when stopped while a job finishes within the deadline, then its outcome is stored and nothing new is claimed', async () => {
     const { store, recorder, worker } = await setup({ responder: () => ({ status: 200, delayMs: 150 }), worker: { concurrency: 1 } });
-    const [first, second] = await store.enqueue([{ kind: 'post', payload: { n: 1 } }, { kind: 'post', payload: { n: 2 } }]);
+    const [first, second] = await store.enqueue([
+      { kind: 'post', payload: { n: 1 } },
+      { kind: 'post', payload: { n: 2 } },
+    ]);
     worker.start();
     await waitFor('the first job to reach the upstream', () => recorder.requests.length === 1);
 
@@ -318,7 +358,11 @@ describe('createWorker', () => {
 
     it('when a newer job of its key is enqueued while a job waits for a slot, then the waiting job is superseded unsent and the newest is sent', async () => {
       const { store, recorder, worker, lines } = await setup({ responder: slowFirst, worker: paced });
-      const [, blocker, older] = await store.enqueue([warmUp, { kind: 'post', payload: { slow: true } }, { kind: 'post', payload: { version: 1 }, coalesceKey: 'meeting-7' }]);
+      const [, blocker, older] = await store.enqueue([
+        warmUp,
+        { kind: 'post', payload: { slow: true } },
+        { kind: 'post', payload: { version: 1 }, coalesceKey: 'meeting-7' },
+      ]);
       worker.start();
       await waitFor('the blocker to reach the upstream', () => recorder.requests.length === 2);
       // Claimed ahead: running in the store, waiting in the worker, so the enqueue below cannot supersede it.
@@ -341,11 +385,7 @@ describe('createWorker', () => {
         looked.push(key);
         return pendingOfKey(key);
       };
-      const jobs = await store.enqueue([
-        warmUp,
-        { kind: 'post', payload: { slow: true } },
-        { kind: 'post', payload: { n: 1 }, coalesceKey: 'meeting-8' },
-      ]);
+      const jobs = await store.enqueue([warmUp, { kind: 'post', payload: { slow: true } }, { kind: 'post', payload: { n: 1 }, coalesceKey: 'meeting-8' }]);
       worker.start();
       await waitFor('the slow job to reach the upstream', () => recorder.requests.length === 2);
       expect(await store.getJob(jobs[2]!.id)).toMatchObject({ state: 'running' });
@@ -369,7 +409,10 @@ describe('createWorker', () => {
       ]);
       worker.start();
 
-      await waitFor('the spawner and the older job to be final', async () => (await state(store, spawner!.id)) === 'succeeded' && (await state(store, older!.id)) !== 'running');
+      await waitFor(
+        'the spawner and the older job to be final',
+        async () => (await state(store, spawner!.id)) === 'succeeded' && (await state(store, older!.id)) !== 'running',
+      );
       await waitFor('the newer job to be sent', () => recorder.requests.some((request) => (request.body as { version?: number }).version === 2));
       expect(recorder.requests.map((request) => request.body)).not.toContainEqual({ version: 1 });
       expect(await store.getJob(older!.id)).toMatchObject({ state: 'superseded', attempts: 0 });
@@ -417,7 +460,11 @@ describe('createWorker', () => {
 
     it('when nothing finished lately (a hanging upstream), then nothing is claimed ahead: later jobs stay pending and cancellable', async () => {
       const { store, recorder, worker } = await setup({ responder: () => ({ status: 200, delayMs: 400 }), worker: { concurrency: 1, prefetch: 4 } });
-      const [first, second, third] = await store.enqueue([{ kind: 'post', payload: { n: 1 } }, { kind: 'post', payload: { n: 2 } }, { kind: 'post', payload: { n: 3 } }]);
+      const [first, second, third] = await store.enqueue([
+        { kind: 'post', payload: { n: 1 } },
+        { kind: 'post', payload: { n: 2 } },
+        { kind: 'post', payload: { n: 3 } },
+      ]);
       worker.start();
       await waitFor('the first job to reach the upstream', () => recorder.requests.length === 1);
 

@@ -1,7 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { loadRules, MappingRulesError } from '../../src/mapping/load-rules.ts';
 
 const flagsOff = { REMAP_TRIGGER_SUMMARY: false, REMAP_TRIGGER_AI_SIGNALS: false };
@@ -66,7 +68,11 @@ describe('loadRules', () => {
 
     expect(rules.sObjects.Task).toMatchObject({ recordIdFields: ['WhatId', 'WhoId'], titleField: 'Subject', lookupOwnerEmail: true });
     expect(rules.sObjects.Task?.startTimeField).toBeUndefined();
-    expect(rules.sObjects.Opportunity).toMatchObject({ useRecordIdAs: 'opportunity', accountIdField: 'AccountId', momentumMeetingIdField: 'Momentum_Meeting_Id__c' });
+    expect(rules.sObjects.Opportunity).toMatchObject({
+      useRecordIdAs: 'opportunity',
+      accountIdField: 'AccountId',
+      momentumMeetingIdField: 'Momentum_Meeting_Id__c',
+    });
     expect(rules.sObjects.Meeting__c).toMatchObject({
       enabled: true,
       opportunityIdField: 'Opportunity__c',

@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { outboundMessageReceiver } from '../../src/salesforce/outbound-message-receiver.ts';
+
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { runJob } from '../../src/jobs/run-job.ts';
 import { builtInRules } from '../../src/mapping/default-rules.ts';
@@ -10,10 +11,11 @@ import { createMapEventHandler } from '../../src/mapping/map-event-handler.ts';
 import type { SalesforceDirectory } from '../../src/salesforce/directory.ts';
 import { createSalesforceApi } from '../../src/salesforce/jsforce-connection.ts';
 import { createJsforceDirectory } from '../../src/salesforce/jsforce-directory.ts';
+import { outboundMessageReceiver } from '../../src/salesforce/outbound-message-receiver.ts';
+import { createSalesforceEventMapper } from '../../src/salesforce/salesforce-event-mapper.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Job, Store } from '../../src/store/types.ts';
-import { startFakeSalesforce, type FakeSalesforce } from '../fakes/fake-salesforce.ts';
-import { createSalesforceEventMapper } from '../../src/salesforce/salesforce-event-mapper.ts';
+import { type FakeSalesforce, startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
 const ORG = '00D8d0000001XyZEAU';
@@ -40,7 +42,10 @@ async function sqliteStore(): Promise<Store> {
 async function fakeSalesforce(): Promise<{ fake: FakeSalesforce; directory: SalesforceDirectory }> {
   const fake = await startFakeSalesforce({ clientId: 'bridge-app', clientSecret: 'secret', users: { [OWNER]: 'ae@example.com' } });
   cleanups.push(() => fake.close());
-  const api = createSalesforceApi({ auth: { flow: 'client-credentials', loginUrl: fake.url, clientId: 'bridge-app', clientSecret: 'secret' }, apiVersion: '62.0' });
+  const api = createSalesforceApi({
+    auth: { flow: 'client-credentials', loginUrl: fake.url, clientId: 'bridge-app', clientSecret: 'secret' },
+    apiVersion: '62.0',
+  });
   return { fake, directory: createJsforceDirectory({ api, logger: captureLogs().logger, cacheTtlMs: 600_000 }) };
 }
 
@@ -49,7 +54,15 @@ async function runMapJobs(store: Store, directory?: SalesforceDirectory, now = D
   const logs = captureLogs();
   const mappers = { salesforce: createSalesforceEventMapper({ rules, ...(directory ? { directory } : {}) }) };
   const handler = createMapEventHandler({ store, logger: logs.logger, mappers });
-  const deps = { store, registry: createJobRegistry({ 'map-event': handler }), logger: logs.logger, owner: 'test-worker', retrySchedule: [0, 10_000, 60_000], now: () => now, random: () => 0.5 };
+  const deps = {
+    store,
+    registry: createJobRegistry({ 'map-event': handler }),
+    logger: logs.logger,
+    owner: 'test-worker',
+    retrySchedule: [0, 10_000, 60_000],
+    now: () => now,
+    random: () => 0.5,
+  };
   const jobs = await store.claim({ owner: 'test-worker', limit: 100, leaseMs: 60_000, now });
   await Promise.all(jobs.map((job) => runJob(deps, job, { signal: new AbortController().signal, isAbandoned: () => false, release: () => {} })));
   return jobs;
@@ -111,7 +124,10 @@ describe('map-event handler', () => {
     expect(mapJobs).toHaveLength(3);
     const remaps = await pendingRemaps(store);
     expect(remaps.map((job) => (job.payload as { request: unknown }).request)).toEqual(
-      [1, 2, 3].map((n) => ({ salesforceRecords: { leadId: `00Q8d000011${n}XyZEAU` }, meetingDetails: { title: `Intro call ${n}`, hostEmail: 'ae@example.com' } })),
+      [1, 2, 3].map((n) => ({
+        salesforceRecords: { leadId: `00Q8d000011${n}XyZEAU` },
+        meetingDetails: { title: `Intro call ${n}`, hostEmail: 'ae@example.com' },
+      })),
     );
     expect(fake.queries()).toHaveLength(1);
   });
@@ -143,7 +159,8 @@ describe('map-event handler', () => {
 
     const [mapJob] = await runMapJobs(store, directory);
 
-    const reason = 'no meeting identity for Opportunity: the mapping names no meeting fields (momentumMeetingIdField, sourceIdField, titleField or startTimeField)';
+    const reason =
+      'no meeting identity for Opportunity: the mapping names no meeting fields (momentumMeetingIdField, sourceIdField, titleField or startTimeField)';
     expect(await store.getJob(mapJob!.id)).toMatchObject({ state: 'skipped', lastError: reason });
     expect(await store.getEvent(eventId)).toMatchObject({ state: 'skipped', stateReason: reason });
     expect(await pendingRemaps(store)).toEqual([]);

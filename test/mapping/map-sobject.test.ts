@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
-import { parseOutboundMessage } from '../../src/salesforce/soap-parser.ts';
+
 import { builtInRules } from '../../src/mapping/default-rules.ts';
 import { parseRules } from '../../src/mapping/load-rules.ts';
-import { mapSObject, ownerIdsToLookUp, type SObjectNotification } from '../../src/salesforce/map-sobject.ts';
 import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
 import { remapRequestSchema } from '../../src/momentum/schemas.ts';
+import { mapSObject, ownerIdsToLookUp, type SObjectNotification } from '../../src/salesforce/map-sobject.ts';
+import { parseOutboundMessage } from '../../src/salesforce/soap-parser.ts';
 
 const defaults = builtInRules({ triggerSummary: false, triggerAiSignals: false });
 const OWNER = '0058d0000101XyZAAU';
@@ -21,7 +23,11 @@ function firstFixture(name: string): SObjectNotification {
   return first;
 }
 
-const notification = (sObjectType: string, fields: Record<string, string>): SObjectNotification => ({ notificationId: '04l8d0000199XyZAAU', sObjectType, fields });
+const notification = (sObjectType: string, fields: Record<string, string>): SObjectNotification => ({
+  notificationId: '04l8d0000199XyZAAU',
+  sObjectType,
+  fields,
+});
 
 function rulesFrom(file: unknown, flags = { REMAP_TRIGGER_SUMMARY: false, REMAP_TRIGGER_AI_SIGNALS: false }) {
   return parseRules(JSON.stringify(file), 'test-mapping.json', flags);
@@ -204,10 +210,15 @@ describe('mapSObject', () => {
   });
 
   it('when a source type field is empty, then the source is not sent but the meeting details still are', () => {
-    const rules = rulesFrom({ sObjects: { Call__c: { leadIdField: 'Lead__c', sourceIdField: 'Call_Id__c', sourceTypeField: 'System__c', titleField: 'Topic__c' } } });
+    const rules = rulesFrom({
+      sObjects: { Call__c: { leadIdField: 'Lead__c', sourceIdField: 'Call_Id__c', sourceTypeField: 'System__c', titleField: 'Topic__c' } },
+    });
 
     const outcome = mapSObject(rules, notification('Call__c', { Lead__c: '00Q8d0000111XyZEAU', Call_Id__c: 'c-1', Topic__c: 'Discovery' }));
 
-    expect(outcome.kind === 'remap' && outcome.request).toEqual({ salesforceRecords: { leadId: '00Q8d0000111XyZEAU' }, meetingDetails: { title: 'Discovery' } });
+    expect(outcome.kind === 'remap' && outcome.request).toEqual({
+      salesforceRecords: { leadId: '00Q8d0000111XyZEAU' },
+      meetingDetails: { title: 'Discovery' },
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { classifySalesforceId, idChecksum, isSalesforceId, normalizeSalesforceId } from '../../src/mapping/salesforce-ids.ts';
 
 describe('salesforce-ids', () => {

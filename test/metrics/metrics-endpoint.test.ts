@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { replies } from '../fakes/fake-momentum.ts';
 import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { storedCounts } from '../ingest/sqlite-counts.ts';
-import { startBridgeHarness, type BridgeHarness } from './support/bridge-harness.ts';
+import { type BridgeHarness, startBridgeHarness } from './support/bridge-harness.ts';
 import { families, sampleValue } from './support/prom-text.ts';
 
 const OPPORTUNITY = '0068d0000101XyZAAU';
@@ -56,7 +57,10 @@ describe('GET /metrics', () => {
     expect((await harness.postSalesforce(first)).status).toBe(200);
     expect((await harness.postSalesforce(first)).status).toBe(200); // Salesforce's redelivery of the same notification
     expect((await harness.postSalesforce(foreignOrg())).status).toBe(403);
-    const text = await harness.scrapeUntil((t) => sampleValue(t, 'bridge_job_runs_total', { kind: 'remap', outcome: 'succeeded' }) === 1, 'the remap to succeed');
+    const text = await harness.scrapeUntil(
+      (t) => sampleValue(t, 'bridge_job_runs_total', { kind: 'remap', outcome: 'succeeded' }) === 1,
+      'the remap to succeed',
+    );
 
     const value = (name: string, labels: Record<string, string> = {}) => sampleValue(text, name, labels);
     expect(value('bridge_inbound_messages_total', { source: 'salesforce', outcome: 'acked' })).toBe(2);
@@ -142,7 +146,9 @@ describe('GET /metrics', () => {
 
     expect((await harness.postSalesforce(message(meeting(1, 'First'), meeting(2, 'Second')))).status).toBe(200);
     const text = await harness.scrapeUntil(
-      (t) => sampleValue(t, 'bridge_job_runs_total', { kind: 'remap', outcome: 'succeeded' }) === 1 && sampleValue(t, 'bridge_jobs', { kind: 'remap', state: 'pending' }) === 1,
+      (t) =>
+        sampleValue(t, 'bridge_job_runs_total', { kind: 'remap', outcome: 'succeeded' }) === 1 &&
+        sampleValue(t, 'bridge_jobs', { kind: 'remap', state: 'pending' }) === 1,
       'one remap sent and the other waiting',
     );
     // Give a claim-and-put-back loop time to show itself, had there been one.

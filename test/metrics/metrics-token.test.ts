@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+
 import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/core/config.ts';
 import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';

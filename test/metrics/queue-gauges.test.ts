@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { statusClass } from '../../src/metrics/bridge-metrics.ts';
 import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
 import { openStore } from '../../src/store/open-store.ts';
@@ -28,7 +30,11 @@ describe('queue gauges (store.stats at scrape time)', () => {
   it('when jobs are pending, then depth by kind and state and the oldest pending age come from the store', async () => {
     const store = await sqliteStore();
     const createdAt = Date.now();
-    await store.enqueue([{ kind: 'remap', payload: { n: 1 } }, { kind: 'remap', payload: { n: 2 } }, { kind: 'import', payload: { n: 3 } }]);
+    await store.enqueue([
+      { kind: 'remap', payload: { n: 1 } },
+      { kind: 'remap', payload: { n: 2 } },
+      { kind: 'import', payload: { n: 3 } },
+    ]);
     const { exposition } = createPrometheusMetrics({ logger: captureLogs().logger, store });
 
     const text = await exposition.render();

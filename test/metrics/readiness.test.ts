@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import pg from 'pg';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createApp } from '../../src/app.ts';
-import { startBridge, type RunningBridge } from '../../src/bridge.ts';
+import { type RunningBridge, startBridge } from '../../src/bridge.ts';
 import { parseConfig } from '../../src/core/config.ts';
 import { bridgeReadiness } from '../../src/http/readiness-checks.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
@@ -60,10 +62,22 @@ describe('GET /readyz', () => {
 
     expect(before.status).toBe(200);
     expect(during.status).toBe(503);
-    expect(during.body).toEqual({ status: 'not ready', checks: [{ name: 'store', ok: false }, { name: 'worker', ok: true }] });
+    expect(during.body).toEqual({
+      status: 'not ready',
+      checks: [
+        { name: 'store', ok: false },
+        { name: 'worker', ok: true },
+      ],
+    });
     expect(logs.lines().find((line) => line.message === 'readiness check failed')).toMatchObject({ check: 'store' });
     expect(after.status).toBe(200);
-    expect(after.body).toEqual({ status: 'ready', checks: [{ name: 'store', ok: true }, { name: 'worker', ok: true }] });
+    expect(after.body).toEqual({
+      status: 'ready',
+      checks: [
+        { name: 'store', ok: true },
+        { name: 'worker', ok: true },
+      ],
+    });
   });
 
   it('when the worker is stopped, then 503 naming the worker while liveness still answers 200', async () => {
@@ -76,7 +90,10 @@ describe('GET /readyz', () => {
     const live = await request(app).get('/healthz');
 
     expect(ready.status).toBe(503);
-    expect(ready.body.checks).toEqual([{ name: 'store', ok: true }, { name: 'worker', ok: false }]);
+    expect(ready.body.checks).toEqual([
+      { name: 'store', ok: true },
+      { name: 'worker', ok: false },
+    ]);
     expect(live.status).toBe(200);
   });
 });
@@ -138,7 +155,10 @@ describe.skipIf(!url)(`GET /readyz on PostgreSQL${url ? '' : ' (skipped: TEST_DA
 
     expect(before.status).toBe(200);
     expect(during.status).toBe(503);
-    expect(((await during.json()) as { checks: unknown }).checks).toEqual([{ name: 'store', ok: false }, { name: 'worker', ok: true }]);
+    expect(((await during.json()) as { checks: unknown }).checks).toEqual([
+      { name: 'store', ok: false },
+      { name: 'worker', ok: true },
+    ]);
     expect(inboundDuring.status).toBe(500);
     expect(await inboundDuring.text()).not.toContain('<Ack>');
     expect(sampleValue(metricsDuring, 'bridge_store_up')).toBe(0);

@@ -1,10 +1,12 @@
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { createMomentumClient, type MomentumClient } from '../../src/momentum/client.ts';
 import type { RemapRequest } from '../../src/momentum/schemas.ts';
-import { replies, startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 
 const request: RemapRequest = {
   source: { id: 'evt-1', type: 'GOOGLE_CALENDAR' },

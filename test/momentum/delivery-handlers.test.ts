@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { createPacer } from '../../src/jobs/pacer.ts';
 import { createMomentumClient, type MomentumClient } from '../../src/momentum/client.ts';
 import { createImportHandler, createRemapHandler } from '../../src/momentum/delivery-handlers.ts';
 import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
 import type { RemapDeliveryPayload } from '../../src/momentum/schemas.ts';
-import { replies, startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
+import type { Store } from '../../src/store/types.ts';
+import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { captureLogger } from './support/capture-logger.ts';
 import { makeContext, makeJob, NOW, recordingPacer } from './support/handler-doubles.ts';
 import { enqueueAndClaim, openTestStore, recordSucceeded, spyLastSucceeded } from './support/real-store.ts';
-import type { Store } from '../../src/store/types.ts';
 
 const RATE_KEY = 'momentum:test-key';
 const payload: RemapDeliveryPayload = {
@@ -85,7 +86,10 @@ describe('createRemapHandler', () => {
   });
 
   it('when the last succeeded remap of the meeting had the same body and flags, then it is skipped as unchanged and nothing is sent', async () => {
-    const reordered = { flags: { triggerAiSignals: false, triggerSummary: true }, request: { salesforceRecords: payload.request.salesforceRecords, source: payload.request.source } };
+    const reordered = {
+      flags: { triggerAiSignals: false, triggerSummary: true },
+      request: { salesforceRecords: payload.request.salesforceRecords, source: payload.request.source },
+    };
     const earlier = await recordSucceeded(realStore, 'remap', reordered, KEY);
     const { handler, store, context } = setup();
     const job = await enqueueAndClaim(realStore, 'remap', payload, KEY);
@@ -153,7 +157,9 @@ describe('createRemapHandler', () => {
 
   it('when Momentum answers with X-RateLimit headers that leave budget, then nothing is blocked', async () => {
     const { handler, limiter, context } = setup();
-    fake.queue(replies.status(200, { accepted: true, requestId: 'r-1' }, { 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': String(Math.floor(NOW / 1000) + 600) }));
+    fake.queue(
+      replies.status(200, { accepted: true, requestId: 'r-1' }, { 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': String(Math.floor(NOW / 1000) + 600) }),
+    );
 
     await handler(makeJob({ payload, coalesceKey: KEY }), context);
 
@@ -162,7 +168,9 @@ describe('createRemapHandler', () => {
 
   it('when Momentum answers 429 with an exhausted X-RateLimit-Reset as a Unix time and no Retry-After, then the budget is blocked until that time', async () => {
     const { handler, limiter, context } = setup();
-    fake.queue(replies.status(429, { error: 'Rate limit exceeded' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 90) }));
+    fake.queue(
+      replies.status(429, { error: 'Rate limit exceeded' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 90) }),
+    );
 
     await handler(makeJob({ payload, coalesceKey: KEY }), context);
 
@@ -287,7 +295,13 @@ describe('createImportHandler', () => {
 
   beforeEach(async () => {
     fake = await startFakeMomentum();
-    client = createMomentumClient({ apiBaseUrl: 'http://127.0.0.1:9', receiverUrl: fake.url, importPath: '/user-provided-meeting', apiKey: 'k-1', timeoutMs: 2_000 });
+    client = createMomentumClient({
+      apiBaseUrl: 'http://127.0.0.1:9',
+      receiverUrl: fake.url,
+      importPath: '/user-provided-meeting',
+      apiKey: 'k-1',
+      timeoutMs: 2_000,
+    });
   });
   afterEach(async () => {
     await client.close();
@@ -297,7 +311,10 @@ describe('createImportHandler', () => {
   it('when the import is valid, then it is posted to the import path and succeeds', async () => {
     const { logger } = captureLogger();
     const limiter = recordingPacer();
-    const request = { meeting: { id: 'm-1', title: 'Demo', startTime: '2026-05-08T13:00:00Z', attendees: [{ email: 'a@example.com', isInternal: false, name: 'A' }] }, processImportedMeeting: true };
+    const request = {
+      meeting: { id: 'm-1', title: 'Demo', startTime: '2026-05-08T13:00:00Z', attendees: [{ email: 'a@example.com', isInternal: false, name: 'A' }] },
+      processImportedMeeting: true,
+    };
     const handler = createImportHandler({ client, pacer: limiter, rateKey: RATE_KEY, logger });
     fake.queue(replies.accept('imp-1'));
 
@@ -316,7 +333,11 @@ describe('createImportHandler', () => {
 
     const result = await handler(makeJob({ kind: 'import', payload: { request: { meeting: { startTime: 'soon' } } } }), makeContext(logger));
 
-    expect(result).toMatchObject({ kind: 'final', state: 'dead', reason: 'invalid_request: request.meeting.startTime: expected an ISO 8601 date-time with Z or an offset' });
+    expect(result).toMatchObject({
+      kind: 'final',
+      state: 'dead',
+      reason: 'invalid_request: request.meeting.startTime: expected an ISO 8601 date-time with Z or an offset',
+    });
     expect(fake.requests).toHaveLength(0);
   });
 });

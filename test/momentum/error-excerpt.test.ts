@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { errorExcerpt, EXCERPT_MAX_BYTES, truncateUtf8 } from '../../src/momentum/error-excerpt.ts';
 
 describe('errorExcerpt', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createMomentumClient, type MomentumClient } from '../../src/momentum/client.ts';
-import { startSandboxReceiver, type SandboxReceiver } from '../../src/momentum/sandbox-receiver.ts';
+import { type SandboxReceiver, startSandboxReceiver } from '../../src/momentum/sandbox-receiver.ts';
 import { captureLogger } from './support/capture-logger.ts';
 
 const remap = { source: { id: 'evt-1', type: 'GOOGLE_CALENDAR' }, salesforceRecords: { opportunityId: '0065w000023STAmAAO' } };
@@ -18,7 +19,13 @@ describe('startSandboxReceiver', () => {
   const start = async () => {
     const captured = captureLogger();
     receiver = await startSandboxReceiver(captured.logger);
-    client = createMomentumClient({ apiBaseUrl: receiver.url, receiverUrl: receiver.url, importPath: '/user-provided-meeting', apiKey: 'sandbox', timeoutMs: 2_000 });
+    client = createMomentumClient({
+      apiBaseUrl: receiver.url,
+      receiverUrl: receiver.url,
+      importPath: '/user-provided-meeting',
+      apiKey: 'sandbox',
+      timeoutMs: 2_000,
+    });
     return { ...captured, receiver, client };
   };
 
@@ -52,10 +59,14 @@ describe('startSandboxReceiver', () => {
     expect(lines.filter((line) => line.sandbox === true)).toEqual([expect.objectContaining({ path: '/user-provided-meeting', body })]);
   });
 
-  it('when a remap breaks Momentum\'s rules, then the sandbox answers 400 with the problem and logs no remap', async () => {
+  it("when a remap breaks Momentum's rules, then the sandbox answers 400 with the problem and logs no remap", async () => {
     const { client, lines } = await start();
 
-    const result = await client.remap({ salesforceRecords: { leadId: '00Q5w00001XYZabEAF' } } as never, { triggerSummary: false, triggerAiSignals: false }, { idempotencyKey: '4' });
+    const result = await client.remap(
+      { salesforceRecords: { leadId: '00Q5w00001XYZabEAF' } } as never,
+      { triggerSummary: false, triggerAiSignals: false },
+      { idempotencyKey: '4' },
+    );
 
     expect(result).toMatchObject({ kind: 'http_error', status: 400, excerpt: '(root): a remap needs source or meetingDetails' });
     expect(lines.filter((line) => line.sandbox === true)).toHaveLength(0);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import {
   describeIssues,
   importDeliveryPayloadSchema,
@@ -94,9 +95,7 @@ describe('remapRequestSchema', () => {
     expect(issuesOf(remapRequestSchema.safeParse({ source: { id: '  ', type: 'ZOOM' }, salesforceRecords: records }))).toBe(
       'source.id: expected a non-empty string',
     );
-    expect(issuesOf(remapRequestSchema.safeParse({ source: { id: 'e', type: 'ZOOM' }, salesforceRecords: records, extra: 1 }))).toMatch(
-      /Unrecognized key/,
-    );
+    expect(issuesOf(remapRequestSchema.safeParse({ source: { id: 'e', type: 'ZOOM' }, salesforceRecords: records, extra: 1 }))).toMatch(/Unrecognized key/);
   });
 });
 
@@ -143,7 +142,11 @@ describe('delivery payload schemas', () => {
   });
 
   it('when a remap payload carries replay, then it is kept', () => {
-    const payload = { request: { source: { id: 'e', type: 'ZOOM' }, salesforceRecords: records }, flags: { triggerSummary: true, triggerAiSignals: false }, replay: true };
+    const payload = {
+      request: { source: { id: 'e', type: 'ZOOM' }, salesforceRecords: records },
+      flags: { triggerSummary: true, triggerAiSignals: false },
+      replay: true,
+    };
 
     expect(remapDeliveryPayloadSchema.parse(payload)).toEqual(payload);
   });

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
-import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
 import { waitForBridge } from './support/bridge-diagnostics.ts';
+import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
 import { duplicatesIn, forwardedCounts } from './support/momentum-traffic.ts';
-import { buildLoad, countOutcomes, notificationOfRemap, postLoad, type LoadMessage, type PostOutcome } from './support/salesforce-load.ts';
-import { sqliteState, unfinished, type StoredState } from './support/stored-state.ts';
+import { buildLoad, countOutcomes, type LoadMessage, notificationOfRemap, postLoad, type PostOutcome } from './support/salesforce-load.ts';
+import { sqliteState, type StoredState, unfinished } from './support/stored-state.ts';
 
 const MESSAGES = 200;
 const PER_MESSAGE = 10;

@@ -1,12 +1,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
-import { bridgeEnv, reportSummary } from './support/bridge-env.ts';
 import { waitForBridge } from './support/bridge-diagnostics.ts';
+import { bridgeEnv, reportSummary } from './support/bridge-env.ts';
 import { duplicatesIn, forwardedCounts } from './support/momentum-traffic.ts';
 import { bridgeApplicationName, connectAdmin, databaseUrlWithSchema, newSchemaName } from './support/postgres-admin.ts';
-import { buildLoad, countOutcomes, postLoad, type LoadMessage, type PostOutcome } from './support/salesforce-load.ts';
+import { buildLoad, countOutcomes, type LoadMessage, postLoad, type PostOutcome } from './support/salesforce-load.ts';
 import { postgresState, unfinished } from './support/stored-state.ts';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -20,14 +22,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const readyStatus = (base: string) => fetch(`${base}/readyz`, { signal: AbortSignal.timeout(10_000) }).then((response) => response.status, () => 0);
+const readyStatus = (base: string) =>
+  fetch(`${base}/readyz`, { signal: AbortSignal.timeout(10_000) }).then(
+    (response) => response.status,
+    () => 0,
+  );
 
 describe.skipIf(!url)(`reliability: database outage (PostgreSQL)${url ? '' : ' (skipped: TEST_DATABASE_URL is not set)'}`, () => {
   it('when the bridge loses every PostgreSQL connection during load, then nothing is falsely acked, it recovers on its own and every acked notification is delivered', async () => {
     // Arrange: the bridge in a fresh schema, its connections named so only they are cut.
     const schema = newSchemaName('reliability_db');
     const admin = await connectAdmin(url!);
-    cleanups.push(() => admin.close(), () => admin.dropSchema(schema));
+    cleanups.push(
+      () => admin.close(),
+      () => admin.dropSchema(schema),
+    );
     const fake = await startFakeMomentum();
     cleanups.push(() => fake.close());
     const bridge = await spawnBridge({

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { replies, startFakeMomentum, type FakeMomentum } from '../fakes/fake-momentum.ts';
-import { killAllBridges, spawnBridge, type RunningBridgeProcess } from '../support/spawn-bridge.ts';
-import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
+
+import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
+import { killAllBridges, type RunningBridgeProcess, spawnBridge } from '../support/spawn-bridge.ts';
 import { waitForBridge } from './support/bridge-diagnostics.ts';
+import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
 import { duplicatesIn, forwardedCounts } from './support/momentum-traffic.ts';
-import { buildLoad, countOutcomes, postLoad, type LoadMessage } from './support/salesforce-load.ts';
-import { sqliteState, unfinished, type StoredState } from './support/stored-state.ts';
+import { buildLoad, countOutcomes, type LoadMessage, postLoad } from './support/salesforce-load.ts';
+import { sqliteState, type StoredState, unfinished } from './support/stored-state.ts';
 
 const NOTIFICATIONS = 20;
 const CONCURRENCY = 4;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { storedCounts } from '../ingest/sqlite-counts.ts';
 import { reportSummary } from './support/bridge-env.ts';
 import { headersFor, hostileDelivery, isAcceptable } from './support/calendar-deliveries.ts';
@@ -85,7 +86,11 @@ describe('reliability: hostile input', () => {
       fc.asyncProperty(hostileDelivery, async (plan) => {
         const before = storedCounts(refusing.file);
         sent += 1;
-        const response = await fetch(`${refusing.url}/calendar/events`, { method: 'POST', headers: headersFor(plan, `fuzz_${sent}`, Date.now()), body: new Uint8Array(plan.body) });
+        const response = await fetch(`${refusing.url}/calendar/events`, {
+          method: 'POST',
+          headers: headersFor(plan, `fuzz_${sent}`, Date.now()),
+          body: new Uint8Array(plan.body),
+        });
         const reply = (await response.json()) as { error?: { code?: unknown } };
         count(`calendar:${response.status}`);
         const after = storedCounts(refusing.file);

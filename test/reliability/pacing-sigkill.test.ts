@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
-import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
-import { bridgeEnv, reportSummary } from './support/bridge-env.ts';
+import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 import { waitForBridge } from './support/bridge-diagnostics.ts';
+import { bridgeEnv, reportSummary } from './support/bridge-env.ts';
 import { connectAdmin, databaseUrlWithSchema, newSchemaName } from './support/postgres-admin.ts';
 import { buildLoad, notificationOfRemap, postMessage } from './support/salesforce-load.ts';
 import { postgresState, unfinished } from './support/stored-state.ts';
@@ -33,7 +34,10 @@ describe.skipIf(!url)(`reliability: SIGKILL of one of three paced bridges (Postg
     // Arrange
     const schema = newSchemaName('reliability_pacing_kill');
     const admin = await connectAdmin(url!);
-    cleanups.push(() => admin.close(), () => admin.dropSchema(schema));
+    cleanups.push(
+      () => admin.close(),
+      () => admin.dropSchema(schema),
+    );
     const momentum = await startStrictMomentum({ ...LIMIT, latencyMs: LATENCY_MS });
     cleanups.push(() => momentum.close());
     const env = bridgeEnv({
@@ -53,27 +57,56 @@ describe.skipIf(!url)(`reliability: SIGKILL of one of three paced bridges (Postg
     // victim while Momentum holds one of its remaps, received and not yet answered.
     expect(await postMessage(survivor.url, message!.xml)).toEqual({ kind: 'acked' });
     await waitForBridge(survivor, 'the second window to begin', () => momentum.accepted().length >= LIMIT.requests + 2, 20_000);
-    const leasedByVictim = async () => (await state.jobs()).filter((job) => job.kind === 'remap' && job.state === 'running' && job.leaseOwner?.includes(`:${victim.child.pid}:`));
-    const unanswered = () => new Set(momentum.accepted().filter((request) => Date.now() - request.receivedAt < LATENCY_MS - 100).map((request) => Number(request.headers['idempotency-key'])));
-    await waitForBridge(victim, 'a remap of the victim at Momentum, unanswered', async () => (await leasedByVictim()).some((job) => unanswered().has(job.id)), 15_000);
+    const leasedByVictim = async () =>
+      (await state.jobs()).filter((job) => job.kind === 'remap' && job.state === 'running' && job.leaseOwner?.includes(`:${victim.child.pid}:`));
+    const unanswered = () =>
+      new Set(
+        momentum
+          .accepted()
+          .filter((request) => Date.now() - request.receivedAt < LATENCY_MS - 100)
+          .map((request) => Number(request.headers['idempotency-key'])),
+      );
+    await waitForBridge(
+      victim,
+      'a remap of the victim at Momentum, unanswered',
+      async () => (await leasedByVictim()).some((job) => unanswered().has(job.id)),
+      15_000,
+    );
     victim.child.kill('SIGKILL');
     const killedAt = Date.now();
     expect(await victim.exited).toMatchObject({ signal: 'SIGKILL' });
     const inFlightAtKill = new Set((await leasedByVictim()).map((job) => job.id));
-    await waitForBridge(survivor, 'every remap to finish', async () => {
-      const jobs = await state.jobs();
-      return jobs.filter((job) => job.kind === 'remap').length === MEETINGS && unfinished(jobs).length === 0;
-    }, 60_000).catch(async (error: unknown) => {
+    await waitForBridge(
+      survivor,
+      'every remap to finish',
+      async () => {
+        const jobs = await state.jobs();
+        return jobs.filter((job) => job.kind === 'remap').length === MEETINGS && unfinished(jobs).length === 0;
+      },
+      60_000,
+    ).catch(async (error: unknown) => {
       // What a failure needs to say: what is left and why (a 429 blocks the budget for a minute).
       const left = unfinished(await state.jobs()).map((job) => `${job.id}:${job.state}:${job.leaseOwner ?? '-'}`);
       const refused = momentum.requests.find((request) => request.status === 429);
-      const before429 = refused === undefined ? [] : momentum.accepted().filter((request) => request.receivedAt > refused.receivedAt - LIMIT.windowMs).map((request) => `${request.receivedAt - refused.receivedAt}ms:job ${String(request.headers['idempotency-key'])}`);
-      throw new Error(`${(error as Error).message}; 429s=${momentum.rateLimited} accepted=${momentum.accepted().length} inFlightAtKill=${[...inFlightAtKill].join(',')} unfinished=${left.join(' ')} acceptedInTheWindowBeforeThe429=${before429.join(' ')}`, { cause: error });
+      const before429 =
+        refused === undefined
+          ? []
+          : momentum
+              .accepted()
+              .filter((request) => request.receivedAt > refused.receivedAt - LIMIT.windowMs)
+              .map((request) => `${request.receivedAt - refused.receivedAt}ms:job ${String(request.headers['idempotency-key'])}`);
+      throw new Error(
+        `${(error as Error).message}; 429s=${momentum.rateLimited} accepted=${momentum.accepted().length} inFlightAtKill=${[...inFlightAtKill].join(',')} unfinished=${left.join(' ')} acceptedInTheWindowBeforeThe429=${before429.join(' ')}`,
+        { cause: error },
+      );
     });
 
     // Assert
     const accepted = momentum.accepted();
-    const figures = pacingFigures(accepted.map((request) => request.receivedAt), LIMIT);
+    const figures = pacingFigures(
+      accepted.map((request) => request.receivedAt),
+      LIMIT,
+    );
     const copies = new Map<string, Array<string | undefined>>();
     for (const request of accepted) {
       const meeting = notificationOfRemap(request.body);

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
-import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
 import { waitForBridge } from './support/bridge-diagnostics.ts';
+import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
 import { answerAndRecord, forwardedCounts } from './support/momentum-traffic.ts';
 import { buildLoad, countOutcomes, notificationOfRemap, postLoad } from './support/salesforce-load.ts';
 import { sqliteState } from './support/stored-state.ts';
@@ -42,7 +43,12 @@ describe('reliability: rate-limit storm', () => {
     // Act: post, then wait for every remap that was not rate limited (the 429ed ones retry after ≥ 60 s:
     // the scenario ends once the block has been observed, without waiting for them).
     const outcomes = await postLoad(bridge.url, load, { concurrency: 2 });
-    await waitForBridge(bridge, 'every remap that was not rate limited to be delivered', () => answered.filter((a) => a.status === 200).length >= notificationIds.length - STORM, 30_000);
+    await waitForBridge(
+      bridge,
+      'every remap that was not rate limited to be delivered',
+      () => answered.filter((a) => a.status === 200).length >= notificationIds.length - STORM,
+      30_000,
+    );
     const jobs = (await state.jobs()).filter((job) => job.kind === 'remap');
     const attempts = await state.attempts();
     bridge.child.kill('SIGTERM');

@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { busiestWindow } from '../../src/store/rate-log.ts';
 import { replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
-import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
 import { waitForBridge } from './support/bridge-diagnostics.ts';
-import { busiestWindow } from '../../src/store/rate-log.ts';
+import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
 import { answerAndRecord, forwardedCounts, REMAP_PATH } from './support/momentum-traffic.ts';
 import { buildLoad, countOutcomes, postLoad } from './support/salesforce-load.ts';
-import { sqliteState, type AttemptRow } from './support/stored-state.ts';
+import { type AttemptRow, sqliteState } from './support/stored-state.ts';
 
 // RETRY_SCHEDULE[n] is the delay after attempt n failed (retry-policy.ts); ±20 % jitter.
 const SCHEDULE_MS = [0, 200, 500, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000];

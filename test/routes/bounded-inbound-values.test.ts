@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
+import { KEY } from '../admin/support/admin-app.ts';
 import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { readFault } from '../ingest/soap-reply-reader.ts';
-import { ENGINES, type EngineApp, startEngineApp } from '../support/engine-app.ts';
-import { KEY } from '../admin/support/admin-app.ts';
+import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
 
 /*
  * An id is an id: every inbound value that is stored as a key or logged is checked for shape and
@@ -22,7 +23,11 @@ const LONG_HEADER = 'A'.repeat(10_000); // Node refuses a header block over 16 k
 const valid = () => outboundMessage({ notifications: [eventNotification(1)] });
 
 function expectBoundedLines(h: EngineApp, from: number): void {
-  const lines = h.logs.text().split('\n').filter((line) => line !== '').slice(from);
+  const lines = h.logs
+    .text()
+    .split('\n')
+    .filter((line) => line !== '')
+    .slice(from);
   expect(lines.length).toBeGreaterThan(0);
   for (const line of lines) expect(Buffer.byteLength(line), line.slice(0, 200)).toBeLessThanOrEqual(LINE_MAX);
 }
@@ -31,7 +36,9 @@ for (const { engine, skip, title } of ENGINES) {
   describe.skipIf(skip)(`inbound ids and logged values are bounded ${title}`, () => {
     let h: EngineApp;
     beforeAll(async () => {
-      h = await startEngineApp(engine, { env: { SALESFORCE_ORG_IDS: ORG_15, CALENDAR_WEBHOOK_SECRETS: SECRET, ADMIN_API_KEYS: KEY, ADMIN_AUTH_FAILURE_LIMIT: 'off', LOG_LEVEL: 'debug' } });
+      h = await startEngineApp(engine, {
+        env: { SALESFORCE_ORG_IDS: ORG_15, CALENDAR_WEBHOOK_SECRETS: SECRET, ADMIN_API_KEYS: KEY, ADMIN_AUTH_FAILURE_LIMIT: 'off', LOG_LEVEL: 'debug' },
+      });
     });
     afterAll(async () => {
       await h?.close();
@@ -40,7 +47,10 @@ for (const { engine, skip, title } of ENGINES) {
     /** Sends, then checks nothing was stored and every new log line (the access line included) is bounded. */
     async function refused(send: () => request.Test): Promise<request.Response> {
       const before = await h.counts();
-      const linesBefore = h.logs.text().split('\n').filter((line) => line !== '').length;
+      const linesBefore = h.logs
+        .text()
+        .split('\n')
+        .filter((line) => line !== '').length;
       const response = await send();
       await h.logs.waitForLine((line) => line.message === 'request' && line.status === response.status);
       expect(await h.counts()).toEqual(before);
@@ -53,20 +63,52 @@ for (const { engine, skip, title } of ENGINES) {
 
     it.each([
       ['an ActionId of 100 kB', valid().replace(/<ActionId>[^<]*</, `<ActionId>${HUGE}<`), /^ActionId "A{40}…" is not a 15- or 18-character Salesforce id$/],
-      ['an ActionId of 16 characters', valid().replace(/<ActionId>[^<]*</, '<ActionId>04k8d0000001XyZA<'), 'ActionId "04k8d0000001XyZA" is not a 15- or 18-character Salesforce id'],
-      ['an ActionId with a hyphen', valid().replace(/<ActionId>[^<]*</, '<ActionId>04k8d0000001-yZAAU<'), 'ActionId "04k8d0000001-yZAAU" is not a 15- or 18-character Salesforce id'],
-      ['an OrganizationId of 100 kB', valid().replace(/<OrganizationId>[^<]*</, `<OrganizationId>${HUGE}<`), /^OrganizationId "A{40}…" is not a 15- or 18-character Salesforce id$/],
-      ['a Notification Id of 100 kB', valid().replace(/<Id>04l8d[^<]*</, `<Id>${HUGE}<`), /^Notification 1 Id "A{40}…" is not a 15- or 18-character Salesforce id$/],
-      ['an sObject type name of 100 kB', valid().replace('xsi:type="sf:Event"', `xsi:type="sf:${HUGE}"`), /^Notification 1 sObject xsi:type "sf:A{37}…" is not an sObject type name$/],
-      ['a root element name of 100 kB', valid().replace(/soapenv:Envelope/g, `soapenv:E${HUGE}`), /^root element is \{http:\/\/schemas\.xmlsoap\.org\/soap\/envelope\/\}EA+…$/],
-    ])('when a Salesforce message carries %s, then 400 with a Client fault, nothing stored, and no log line past the bound', async (_case, xml, faultstring) => {
-      const response = await refused(() => postXml(xml));
+      [
+        'an ActionId of 16 characters',
+        valid().replace(/<ActionId>[^<]*</, '<ActionId>04k8d0000001XyZA<'),
+        'ActionId "04k8d0000001XyZA" is not a 15- or 18-character Salesforce id',
+      ],
+      [
+        'an ActionId with a hyphen',
+        valid().replace(/<ActionId>[^<]*</, '<ActionId>04k8d0000001-yZAAU<'),
+        'ActionId "04k8d0000001-yZAAU" is not a 15- or 18-character Salesforce id',
+      ],
+      [
+        'an OrganizationId of 100 kB',
+        valid().replace(/<OrganizationId>[^<]*</, `<OrganizationId>${HUGE}<`),
+        /^OrganizationId "A{40}…" is not a 15- or 18-character Salesforce id$/,
+      ],
+      [
+        'a Notification Id of 100 kB',
+        valid().replace(/<Id>04l8d[^<]*</, `<Id>${HUGE}<`),
+        /^Notification 1 Id "A{40}…" is not a 15- or 18-character Salesforce id$/,
+      ],
+      [
+        'an sObject type name of 100 kB',
+        valid().replace('xsi:type="sf:Event"', `xsi:type="sf:${HUGE}"`),
+        /^Notification 1 sObject xsi:type "sf:A{37}…" is not an sObject type name$/,
+      ],
+      [
+        'a root element name of 100 kB',
+        valid().replace(/soapenv:Envelope/g, `soapenv:E${HUGE}`),
+        /^root element is \{http:\/\/schemas\.xmlsoap\.org\/soap\/envelope\/\}EA+…$/,
+      ],
+    ])(
+      'when a Salesforce message carries %s, then 400 with a Client fault, nothing stored, and no log line past the bound',
+      async (_case, xml, faultstring) => {
+        const response = await refused(() => postXml(xml));
 
-      expect(response.status).toBe(400);
-      expect(response.text).not.toContain('<Ack>');
-      expect(readFault(response.text)).toEqual({ faultcode: 'soapenv:Client', faultstring: expect.stringMatching(faultstring instanceof RegExp ? faultstring : new RegExp(`^${faultstring.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)) });
-      expect(response.text.length).toBeLessThan(2048);
-    });
+        expect(response.status).toBe(400);
+        expect(response.text).not.toContain('<Ack>');
+        expect(readFault(response.text)).toEqual({
+          faultcode: 'soapenv:Client',
+          faultstring: expect.stringMatching(
+            faultstring instanceof RegExp ? faultstring : new RegExp(`^${faultstring.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+          ),
+        });
+        expect(response.text.length).toBeLessThan(2048);
+      },
+    );
 
     it('when a valid Salesforce message is acked, then its access line carries the ActionId and OrganizationId, bounded as ids are', async () => {
       const linesBefore = h.logs.lines().length;
@@ -87,13 +129,27 @@ for (const { engine, skip, title } of ENGINES) {
     });
 
     const push = (headers: Record<string, string>) =>
-      request(h.app).post('/calendar/google/notifications').set({ 'X-Goog-Channel-ID': 'bridge-3f6c2b1e', 'X-Goog-Resource-State': 'exists', ...headers });
+      request(h.app)
+        .post('/calendar/google/notifications')
+        .set({ 'X-Goog-Channel-ID': 'bridge-3f6c2b1e', 'X-Goog-Resource-State': 'exists', ...headers });
 
     it.each([
       ['X-Goog-Channel-ID of 10 kB', { 'X-Goog-Channel-ID': LONG_HEADER }, 'X-Goog-Channel-ID must be 1 to 64 characters: letters, digits and - _ + / ='],
-      ['X-Goog-Channel-ID of 65 characters', { 'X-Goog-Channel-ID': 'c'.repeat(65) }, 'X-Goog-Channel-ID must be 1 to 64 characters: letters, digits and - _ + / ='],
-      ['X-Goog-Channel-ID with a Latin-1 letter (the obs-text byte 0xFF)', { 'X-Goog-Channel-ID': 'bridge-3f6c\u00ff' }, 'X-Goog-Channel-ID must be 1 to 64 characters: letters, digits and - _ + / ='],
-      ['X-Goog-Channel-Token of 257 characters', { 'X-Goog-Channel-Token': 't'.repeat(257) }, 'X-Goog-Channel-Token must be 1 to 256 printable ASCII characters'],
+      [
+        'X-Goog-Channel-ID of 65 characters',
+        { 'X-Goog-Channel-ID': 'c'.repeat(65) },
+        'X-Goog-Channel-ID must be 1 to 64 characters: letters, digits and - _ + / =',
+      ],
+      [
+        'X-Goog-Channel-ID with a Latin-1 letter (the obs-text byte 0xFF)',
+        { 'X-Goog-Channel-ID': 'bridge-3f6c\u00ff' },
+        'X-Goog-Channel-ID must be 1 to 64 characters: letters, digits and - _ + / =',
+      ],
+      [
+        'X-Goog-Channel-Token of 257 characters',
+        { 'X-Goog-Channel-Token': 't'.repeat(257) },
+        'X-Goog-Channel-Token must be 1 to 256 printable ASCII characters',
+      ],
       ['X-Goog-Resource-ID of 10 kB', { 'X-Goog-Resource-ID': LONG_HEADER }, 'X-Goog-Resource-ID must be 1 to 256 printable ASCII characters'],
       ['X-Goog-Message-Number that is not a number', { 'X-Goog-Message-Number': '12abc' }, 'X-Goog-Message-Number must be a whole number of at most 20 digits'],
     ])('when a Google push carries %s, then 400 saying so and nothing stored', async (_case, headers, message) => {
@@ -135,7 +191,12 @@ for (const { engine, skip, title } of ENGINES) {
     });
 
     it('when an admin body carries a 100 kB unknown key, then 400 and the refusal line is bounded', async () => {
-      const response = await refused(() => request(h.app).post('/admin/deliveries/replay').set('Authorization', `Bearer ${KEY}`).send({ filter: {}, [HUGE]: true }));
+      const response = await refused(() =>
+        request(h.app)
+          .post('/admin/deliveries/replay')
+          .set('Authorization', `Bearer ${KEY}`)
+          .send({ filter: {}, [HUGE]: true }),
+      );
 
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_body');

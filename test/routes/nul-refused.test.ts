@@ -1,12 +1,14 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
 import { readFault } from '../ingest/soap-reply-reader.ts';
-import { ENGINES, type EngineApp, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
 
 /*
  * U+0000 (and text like it that no store keeps faithfully) is refused with a 400 at every inbound
@@ -31,14 +33,31 @@ const start = async (engine: (typeof ENGINES)[number]['engine']) => {
 
 for (const { engine, skip, title } of ENGINES) {
   describe.skipIf(skip)(`POST /salesforce/outbound-message ${title}`, () => {
-    const post = (h: EngineApp, xml: string) => request(h.app).post('/salesforce/outbound-message').set('Content-Type', 'text/xml; charset=UTF-8').set('SOAPAction', '""').send(xml);
+    const post = (h: EngineApp, xml: string) =>
+      request(h.app).post('/salesforce/outbound-message').set('Content-Type', 'text/xml; charset=UTF-8').set('SOAPAction', '""').send(xml);
     const clean = () => outboundMessage({ notifications: [eventNotification(1, { Subject: 'Pricing review' })] });
 
     it.each([
-      ['a field holds the character reference &#0;', (xml: string) => xml.replace('Pricing review', 'Pricing&#0;review'), /^XML is not well-formed at line \d+, column \d+: character reference &#0; is U\+0000 \(NUL\), which XML does not allow$/],
-      ['the ActionId holds &#x0000;', (xml: string) => xml.replace('</ActionId>', '&#x0000;</ActionId>'), /: character reference &#x0000; is U\+0000 \(NUL\), which XML does not allow$/],
-      ['an attribute holds &#0;', (xml: string) => xml.replace('xsi:type="sf:Event"', 'xsi:type="sf:Event&#0;"'), /: character reference &#0; is U\+0000 \(NUL\)/],
-      ['a field holds a raw NUL', (xml: string) => xml.replace('Pricing review', 'Pricing\u0000review'), /^XML is not well-formed at line \d+, column \d+: the body holds U\+0000 \(NUL\), which cannot be stored$/],
+      [
+        'a field holds the character reference &#0;',
+        (xml: string) => xml.replace('Pricing review', 'Pricing&#0;review'),
+        /^XML is not well-formed at line \d+, column \d+: character reference &#0; is U\+0000 \(NUL\), which XML does not allow$/,
+      ],
+      [
+        'the ActionId holds &#x0000;',
+        (xml: string) => xml.replace('</ActionId>', '&#x0000;</ActionId>'),
+        /: character reference &#x0000; is U\+0000 \(NUL\), which XML does not allow$/,
+      ],
+      [
+        'an attribute holds &#0;',
+        (xml: string) => xml.replace('xsi:type="sf:Event"', 'xsi:type="sf:Event&#0;"'),
+        /: character reference &#0; is U\+0000 \(NUL\)/,
+      ],
+      [
+        'a field holds a raw NUL',
+        (xml: string) => xml.replace('Pricing review', 'Pricing\u0000review'),
+        /^XML is not well-formed at line \d+, column \d+: the body holds U\+0000 \(NUL\), which cannot be stored$/,
+      ],
       ['a comment after the envelope holds a raw NUL', (xml: string) => `${xml}\n<!-- \u0000 -->`, /: the body holds U\+0000 \(NUL\), which cannot be stored$/],
     ])('when %s, then 400 with a Client fault saying so, no ack, and nothing stored', async (_case, taint, faultstring) => {
       const h = await start(engine);
@@ -80,26 +99,43 @@ for (const { engine, skip, title } of ENGINES) {
     const send = (h: EngineApp, raw: string) => {
       const id = `msg_${++sent}`;
       const timestamp = Math.floor(Date.now() / 1000);
-      return request(h.app)
-        .post('/calendar/events')
-        .set('Content-Type', 'application/json')
-        .set('webhook-id', id)
-        .set('webhook-timestamp', String(timestamp))
-        .set('webhook-signature', signStandardWebhook(SECRET, id, timestamp, raw))
-        // A string goes out as its UTF-8 bytes, exactly those signed (a Buffer would be serialised as JSON).
-        .send(raw);
+      return (
+        request(h.app)
+          .post('/calendar/events')
+          .set('Content-Type', 'application/json')
+          .set('webhook-id', id)
+          .set('webhook-timestamp', String(timestamp))
+          .set('webhook-signature', signStandardWebhook(SECRET, id, timestamp, raw))
+          // A string goes out as its UTF-8 bytes, exactly those signed (a Buffer would be serialised as JSON).
+          .send(raw)
+      );
     };
     const withField = (extra: string) => JSON.stringify(event).replace(/}$/, `,${extra}}`);
 
     it.each([
       ['the event id', JSON.stringify({ ...event, id: 'evt\u0000' }), 'id', 'holds U+0000 (NUL), which cannot be stored'],
       ['the title', JSON.stringify({ ...event, title: 'Pricing\u0000review' }), 'title', 'holds U+0000 (NUL), which cannot be stored'],
-      ['the organizer name', JSON.stringify({ ...event, organizer: { email: 'ana.rep@example.com', name: '\u0000' } }), 'organizer.name', 'holds U+0000 (NUL), which cannot be stored'],
-      ['an attendee name', JSON.stringify({ ...event, attendees: [{ email: 'hank.buyer@globex.test', name: 'Hank\u0000' }] }), 'attendees.0.name', 'holds U+0000 (NUL), which cannot be stored'],
+      [
+        'the organizer name',
+        JSON.stringify({ ...event, organizer: { email: 'ana.rep@example.com', name: '\u0000' } }),
+        'organizer.name',
+        'holds U+0000 (NUL), which cannot be stored',
+      ],
+      [
+        'an attendee name',
+        JSON.stringify({ ...event, attendees: [{ email: 'hank.buyer@globex.test', name: 'Hank\u0000' }] }),
+        'attendees.0.name',
+        'holds U+0000 (NUL), which cannot be stored',
+      ],
       ['a field the schema ignores, three levels down', withField('"ext":{"crm":["ok","\\u0000"]}'), 'ext.crm.1', 'holds U+0000 (NUL), which cannot be stored'],
       ['a key', withField('"x\\u0000":1'), '(root)', 'has a key that holds U+0000 (NUL), which cannot be stored'],
       ['the title as an unpaired surrogate', withField('"note":"\\ud800"'), 'note', 'holds an unpaired UTF-16 surrogate, which is not Unicode text'],
-      ['JSON nested 100 levels deep', withField(`"ext":${'['.repeat(100)}${']'.repeat(100)}`), expect.stringMatching(/^ext(\.0)+$/), 'nests deeper than 64 levels'],
+      [
+        'JSON nested 100 levels deep',
+        withField(`"ext":${'['.repeat(100)}${']'.repeat(100)}`),
+        expect.stringMatching(/^ext(\.0)+$/),
+        'nests deeper than 64 levels',
+      ],
     ])('when %s holds it, then 400 names the field and nothing is stored', async (_case, raw, path, message) => {
       const h = await start(engine);
 
@@ -133,7 +169,12 @@ for (const { engine, skip, title } of ENGINES) {
   });
 
   describe.skipIf(skip)(`POST /calendar/google/notifications ${title}`, () => {
-    const CHANNEL = { id: 'bridge-3f6c2b1e-6a4d-4f1b-9a57-0c1d2e3f4a5b', calendarId: 'ana.rep@example.com', token: 'tok_0123456789abcdef', resourceId: 'ret08u3rv24htgh289g' };
+    const CHANNEL = {
+      id: 'bridge-3f6c2b1e-6a4d-4f1b-9a57-0c1d2e3f4a5b',
+      calendarId: 'ana.rep@example.com',
+      token: 'tok_0123456789abcdef',
+      resourceId: 'ret08u3rv24htgh289g',
+    };
     const live = async () => {
       const h = await start(engine);
       await h.store.channels.saveChannel({ ...CHANNEL, expiration: Date.now() + 3_600_000, createdAt: Date.now(), renewedAt: null, stoppedAt: null });
@@ -142,13 +183,28 @@ for (const { engine, skip, title } of ENGINES) {
     const push = (h: EngineApp, headers: Record<string, string> = {}) =>
       request(h.app)
         .post('/calendar/google/notifications')
-        .set({ 'X-Goog-Channel-ID': CHANNEL.id, 'X-Goog-Channel-Token': CHANNEL.token, 'X-Goog-Resource-ID': CHANNEL.resourceId, 'X-Goog-Resource-State': 'exists', 'X-Goog-Message-Number': '10', ...headers });
+        .set({
+          'X-Goog-Channel-ID': CHANNEL.id,
+          'X-Goog-Channel-Token': CHANNEL.token,
+          'X-Goog-Resource-ID': CHANNEL.resourceId,
+          'X-Goog-Resource-State': 'exists',
+          'X-Goog-Message-Number': '10',
+          ...headers,
+        });
     const jobs = async (h: EngineApp) => (await h.counts()).jobs;
 
     it.each([
       ['a tab in X-Goog-Resource-ID', { 'X-Goog-Resource-ID': `ret08u3\trv24htgh289g` }, 'x-goog-resource-id holds a control character'],
-      ['a C1 control (U+0085, sent as the byte 0x85) in X-Goog-Channel-Token', { 'X-Goog-Channel-Token': `${CHANNEL.token}\u0085` }, 'x-goog-channel-token holds a control character'],
-      ['a tab in a header the bridge does not read (X-Goog-Resource-URI)', { 'X-Goog-Resource-URI': 'https://www.googleapis.com/calendar/v3/calendars/x\ty' }, 'x-goog-resource-uri holds a control character'],
+      [
+        'a C1 control (U+0085, sent as the byte 0x85) in X-Goog-Channel-Token',
+        { 'X-Goog-Channel-Token': `${CHANNEL.token}\u0085` },
+        'x-goog-channel-token holds a control character',
+      ],
+      [
+        'a tab in a header the bridge does not read (X-Goog-Resource-URI)',
+        { 'X-Goog-Resource-URI': 'https://www.googleapis.com/calendar/v3/calendars/x\ty' },
+        'x-goog-resource-uri holds a control character',
+      ],
     ])('when %s reaches the app, then 400 naming the header and no sync job', async (_case, headers, message) => {
       const h = await live();
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import {
   BILLION_LAUGHS_MESSAGE,
   eventNotification,
@@ -83,11 +85,27 @@ describe('POST /salesforce/outbound-message (refusals)', () => {
   const badMessages: Array<[string, () => string, string | RegExp]> = [
     ['OrganizationId is missing', () => outboundMessage({ orgId: null, notifications: notifications(1) }), 'message has no OrganizationId'],
     ['the XML is truncated', () => valid().slice(0, 500), /^XML is not well-formed at line \d+, column \d+: unclosed tag: /],
-    ['a JSON body is labelled text/xml', () => JSON.stringify({ OrganizationId: ORG_ID }), /^XML is not well-formed at line 1, column \d+: text data outside of root node$/],
+    [
+      'a JSON body is labelled text/xml',
+      () => JSON.stringify({ OrganizationId: ORG_ID }),
+      /^XML is not well-formed at line 1, column \d+: text data outside of root node$/,
+    ],
     ['there are 101 notifications', () => outboundMessage({ notifications: notifications(101) }), 'message has 101 notifications; at most 100 allowed'],
-    ['Notification 3 has no sObject', () => outboundMessage({ notifications: [...notifications(2), { id: notificationId(3), noSObject: true }] }), 'Notification 3 has no sObject'],
-    ['an sObject has no xsi:type', () => outboundMessage({ notifications: [{ ...eventNotification(1), type: null }] }), 'Notification 1 sObject has no xsi:type'],
-    ['a Notification Id is not a record id', () => outboundMessage({ notifications: [{ ...eventNotification(1), id: 'nope' }] }), 'Notification 1 Id "nope" is not a 15- or 18-character Salesforce id'],
+    [
+      'Notification 3 has no sObject',
+      () => outboundMessage({ notifications: [...notifications(2), { id: notificationId(3), noSObject: true }] }),
+      'Notification 3 has no sObject',
+    ],
+    [
+      'an sObject has no xsi:type',
+      () => outboundMessage({ notifications: [{ ...eventNotification(1), type: null }] }),
+      'Notification 1 sObject has no xsi:type',
+    ],
+    [
+      'a Notification Id is not a record id',
+      () => outboundMessage({ notifications: [{ ...eventNotification(1), id: 'nope' }] }),
+      'Notification 1 Id "nope" is not a 15- or 18-character Salesforce id',
+    ],
   ];
   it.each(badMessages)('when %s, then 400 with a Client fault saying exactly that', async (_name, xml, faultstring) => {
     harness = await startHarness();
@@ -120,7 +138,11 @@ describe('POST /salesforce/outbound-message (refusals)', () => {
 
     const response = await harness.post(Buffer.concat([bom, bom, Buffer.from(valid(), 'utf8')]));
 
-    await expectRefused(harness, response, { status: 400, faultcode: 'soapenv:Client', faultstring: /^XML is not well-formed at line 1, column \d+: text data outside of root node$/ });
+    await expectRefused(harness, response, {
+      status: 400,
+      faultcode: 'soapenv:Client',
+      faultstring: /^XML is not well-formed at line 1, column \d+: text data outside of root node$/,
+    });
   });
 
   it('when the body is 3 MB, then 413 naming the limit', async () => {
@@ -129,7 +151,11 @@ describe('POST /salesforce/outbound-message (refusals)', () => {
 
     const response = await harness.post(valid().replace('<soapenv:Body>', `<soapenv:Body>${padding}`));
 
-    await expectRefused(harness, response, { status: 413, faultcode: 'soapenv:Client', faultstring: 'body is larger than SALESFORCE_MAX_BODY (2097152 bytes)' });
+    await expectRefused(harness, response, {
+      status: 413,
+      faultcode: 'soapenv:Client',
+      faultstring: 'body is larger than SALESFORCE_MAX_BODY (2097152 bytes)',
+    });
   });
 
   it.each([

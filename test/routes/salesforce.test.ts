@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ACK_ENVELOPE } from '../../src/salesforce/soap-replies.ts';
 import type { InboundEvent } from '../../src/store/types.ts';
 import { eventNotification, notificationId, notifications, ORG_ID, otherPrefixesMessage, outboundMessage } from '../ingest/outbound-message-builder.ts';
@@ -44,7 +46,9 @@ describe('POST /salesforce/outbound-message', () => {
     expect(storedCounts(harness.file)).toEqual({ messages: 1, events: count, jobs: count });
     const events = await storedEvents(harness);
     expect(events.every((event) => event.source === 'salesforce' && event.senderId === ORG_ID && event.state === 'received')).toBe(true);
-    expect(storedJobs(harness.file)).toEqual(events.map((event) => ({ kind: 'map-event', payload: { eventId: event.id }, eventId: event.id, state: 'pending' })));
+    expect(storedJobs(harness.file)).toEqual(
+      events.map((event) => ({ kind: 'map-event', payload: { eventId: event.id }, eventId: event.id, state: 'pending' })),
+    );
   });
 
   it('when event-opportunity.xml is stored, then the event carries the parsed notification and its dedupe key', async () => {
@@ -112,7 +116,11 @@ describe('POST /salesforce/outbound-message', () => {
     const payloads = (await storedEvents(harness)).map((event) => event.parsedPayload);
     expect(payloads).toEqual([
       expect.objectContaining({ notificationId: notificationId(7), sObjectType: 'Event', fields: { Id: '00U8d0000101XyZEAU', Subject: 'Default namespace' } }),
-      expect.objectContaining({ notificationId: notificationId(7).slice(0, 15), sObjectType: 'Task', fields: { Id: '00T8d0000111XyZ', Subject: 'ns1 prefix' } }),
+      expect.objectContaining({
+        notificationId: notificationId(7).slice(0, 15),
+        sObjectType: 'Task',
+        fields: { Id: '00T8d0000111XyZ', Subject: 'ns1 prefix' },
+      }),
     ]);
   });
 
@@ -191,7 +199,11 @@ describe('POST /salesforce/outbound-message', () => {
 
     const refused = await harness.post(xml);
 
-    await expectRefused(harness, refused, { status: 500, faultcode: 'soapenv:Server', faultstring: 'the message could not be stored; it will be accepted on a retry' });
+    await expectRefused(harness, refused, {
+      status: 500,
+      faultcode: 'soapenv:Server',
+      faultstring: 'the message could not be stored; it will be accepted on a retry',
+    });
     expect(refused.text).not.toContain('disk I/O error');
     expect(harness.logs.lines().some((line) => line.level === 'error' && line.message === 'salesforce message failed')).toBe(true);
 

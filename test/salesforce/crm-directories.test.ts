@@ -2,10 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ConfigError, parseConfig, secretValues } from '../../src/core/config.ts';
 import { createCrmDirectories } from '../../src/crm-directories.ts';
-import { startFakeSalesforce, type FakeSalesforce } from '../fakes/fake-salesforce.ts';
+import { type FakeSalesforce, startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
 const ALICE = '0058d0000101XyZAAU';
@@ -58,7 +60,9 @@ describe('createCrmDirectories', () => {
 
     expect(emails).toEqual(new Map([[ALICE, 'alice@example.com']]));
     expect(fake.tokenRequests().map((request) => request.grantType)).toEqual(['urn:ietf:params:oauth:grant-type:jwt-bearer']);
-    expect(logs.lines()).toContainEqual(expect.objectContaining({ level: 'info', message: 'Salesforce lookups are on', flow: 'jwt-bearer', cacheTtlMs: 300_000 }));
+    expect(logs.lines()).toContainEqual(
+      expect.objectContaining({ level: 'info', message: 'Salesforce lookups are on', flow: 'jwt-bearer', cacheTtlMs: 300_000 }),
+    );
     expect(logs.text()).not.toContain('PRIVATE KEY');
   });
 

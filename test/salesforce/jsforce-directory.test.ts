@@ -1,9 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { SalesforceLookupError } from '../../src/salesforce/directory.ts';
 import { createSalesforceApi, type SalesforceAuth } from '../../src/salesforce/jsforce-connection.ts';
 import { createJsforceDirectory } from '../../src/salesforce/jsforce-directory.ts';
-import { startFakeSalesforce, type FakeSalesforce, type FakeSalesforceOptions } from '../fakes/fake-salesforce.ts';
+import { type FakeSalesforce, type FakeSalesforceOptions, startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
 const ALICE = '0058d0000101XyZAAU';
@@ -48,7 +50,12 @@ describe('jsforce directory', () => {
 
     const emails = await directory.ownerEmails([ALICE, BOB, UNKNOWN, NO_EMAIL]);
 
-    expect(emails).toEqual(new Map([[ALICE, 'alice@example.com'], [BOB, 'bob@example.com']]));
+    expect(emails).toEqual(
+      new Map([
+        [ALICE, 'alice@example.com'],
+        [BOB, 'bob@example.com'],
+      ]),
+    );
     expect(fake.tokenRequests().map((request) => [request.grantType, request.status])).toEqual([['urn:ietf:params:oauth:grant-type:jwt-bearer', 200]]);
     expect(fake.assertions[0]).toMatchObject({ iss: 'bridge-app', sub: 'bridge@example.com', aud: fake.url });
     expect(fake.queries().map((query) => query.soql)).toEqual([`SELECT Id, Email FROM User WHERE Id IN ('${ALICE}','${BOB}','${UNKNOWN}','${NO_EMAIL}')`]);
@@ -57,7 +64,13 @@ describe('jsforce directory', () => {
 
   it('when the JWT is signed with a key Salesforce does not know, then the lookup fails as retryable and nothing is queried', async () => {
     const fake = await fakeSalesforce({ clientId: 'bridge-app', username: 'bridge@example.com', publicKey: keys().publicKey });
-    const auth: SalesforceAuth = { flow: 'jwt-bearer', loginUrl: fake.url, clientId: 'bridge-app', username: 'bridge@example.com', privateKey: keys().privateKey };
+    const auth: SalesforceAuth = {
+      flow: 'jwt-bearer',
+      loginUrl: fake.url,
+      clientId: 'bridge-app',
+      username: 'bridge@example.com',
+      privateKey: keys().privateKey,
+    };
     const directory = createJsforceDirectory({ api: createSalesforceApi({ auth, apiVersion: '62.0' }), logger: captureLogs().logger, cacheTtlMs: 600_000 });
 
     const failure = await directory.ownerEmails([ALICE]).catch((error: unknown) => error);
@@ -81,7 +94,9 @@ describe('jsforce directory', () => {
   it('when the client secret is wrong, then the lookup fails as retryable and the next attempt authenticates again', async () => {
     const { fake, directory } = await clientCredentialsSetup({ secret: 'wrong-secret' });
 
-    await expect(directory.ownerEmails([ALICE])).rejects.toThrow(new SalesforceLookupError('Salesforce User lookup failed: invalid_client: invalid client credentials'));
+    await expect(directory.ownerEmails([ALICE])).rejects.toThrow(
+      new SalesforceLookupError('Salesforce User lookup failed: invalid_client: invalid client credentials'),
+    );
     await expect(directory.ownerEmails([ALICE])).rejects.toBeInstanceOf(SalesforceLookupError);
 
     expect(fake.tokenRequests()).toHaveLength(2);
@@ -94,7 +109,12 @@ describe('jsforce directory', () => {
     const [first, second, third] = await Promise.all([directory.ownerEmails([ALICE]), directory.ownerEmails([BOB, ALICE]), directory.ownerEmails([CAROL])]);
 
     expect(first).toEqual(new Map([[ALICE, 'alice@example.com']]));
-    expect(second).toEqual(new Map([[BOB, 'bob@example.com'], [ALICE, 'alice@example.com']]));
+    expect(second).toEqual(
+      new Map([
+        [BOB, 'bob@example.com'],
+        [ALICE, 'alice@example.com'],
+      ]),
+    );
     expect(third).toEqual(new Map([[CAROL, 'carol@example.com']]));
     expect(fake.queries().map((query) => query.soql)).toEqual([
       `SELECT Id, Email FROM User WHERE Id IN ('${ALICE}','${BOB}')`,

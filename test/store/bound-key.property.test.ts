@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+
 import { boundKey, KEY_MAX_CHARS } from '../../src/store/store-values.ts';
 
 describe('boundKey', () => {

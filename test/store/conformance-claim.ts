@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { claimAll, job, type StoreHarness, T0, uniqueKey, useFixture } from './conformance-fixture.ts';
 
 export function claimConformance(harness: StoreHarness): void {
@@ -7,7 +8,12 @@ export function claimConformance(harness: StoreHarness): void {
 
     it('when jobs are due at different times, then claims hand out the oldest run time first, up to the limit, and nothing not yet due', async () => {
       const { store } = await fixture.fresh();
-      const [late, early, middle, future] = await store.enqueue([job({ runAt: T0 + 30 }), job({ runAt: T0 + 10 }), job({ runAt: T0 + 20 }), job({ runAt: T0 + 5000 })]);
+      const [late, early, middle, future] = await store.enqueue([
+        job({ runAt: T0 + 30 }),
+        job({ runAt: T0 + 10 }),
+        job({ runAt: T0 + 20 }),
+        job({ runAt: T0 + 5000 }),
+      ]);
 
       const first = await store.claim({ owner: 'w1', limit: 2, leaseMs: 1000, now: T0 + 100 });
       const second = await store.claim({ owner: 'w1', limit: 5, leaseMs: 1000, now: T0 + 100 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { claimAll, job, type StoreHarness, T0, uniqueKey, useFixture } from './conformance-fixture.ts';
 
 export function enqueueConformance(harness: StoreHarness): void {
@@ -13,7 +14,18 @@ export function enqueueConformance(harness: StoreHarness): void {
       const stored = await store.getJob(first!.id);
 
       expect(stored).toEqual(first);
-      expect(stored).toMatchObject({ kind: 'import', payload: { title: 'Demo' }, state: 'pending', attempts: 0, runAt: T0 + 5, coalesceKey: null, leaseOwner: null, supersededBy: null, lastError: null, result: null });
+      expect(stored).toMatchObject({
+        kind: 'import',
+        payload: { title: 'Demo' },
+        state: 'pending',
+        attempts: 0,
+        runAt: T0 + 5,
+        coalesceKey: null,
+        leaseOwner: null,
+        supersededBy: null,
+        lastError: null,
+        result: null,
+      });
       expect((await store.getJob(replay!.id))?.replayOf).toBe(first!.id);
       expect(await store.getJob(999_999)).toBeUndefined();
     });
@@ -76,7 +88,7 @@ export function enqueueConformance(harness: StoreHarness): void {
       expect(afterFirst).toBeGreaterThanOrEqual(1);
       expect(wakes).toBe(afterFirst);
     });
-  
+
     it('when a key has a pending job, then pendingOfKey names it; once it runs, none', async () => {
       const { store } = await fixture.fresh();
       const key = uniqueKey('meeting');

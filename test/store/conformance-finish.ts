@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { Store } from '../../src/store/types.ts';
 import { claimAll, job, message, type StoreHarness, T0, uniqueKey, useFixture } from './conformance-fixture.ts';
 
@@ -34,14 +35,28 @@ export function finishConformance(harness: StoreHarness): void {
       await store.finish({ jobId: created.id, leaseOwner: 'w1', outcome: { state: 'retry', runAt: T0 + 500, error: '503 from Momentum' }, attempt });
       const afterRetry = await store.getJob(created.id);
       await store.claim({ owner: 'w2', limit: 1, leaseMs: 60_000, now: T0 + 500 });
-      await store.finish({ jobId: created.id, leaseOwner: 'w2', outcome: { state: 'retry', runAt: T0 + 600, error: 'timeout' }, attempt: { startedAt: T0 + 510, durationMs: 30_000, errorClass: 'timeout' } });
+      await store.finish({
+        jobId: created.id,
+        leaseOwner: 'w2',
+        outcome: { state: 'retry', runAt: T0 + 600, error: 'timeout' },
+        attempt: { startedAt: T0 + 510, durationMs: 30_000, errorClass: 'timeout' },
+      });
       await store.claim({ owner: 'w3', limit: 1, leaseMs: 60_000, now: T0 + 600 });
-      await store.finish({ jobId: created.id, leaseOwner: 'w3', outcome: { state: 'succeeded', result: { requestId: 'r-9' } }, attempt: { startedAt: T0 + 610, durationMs: 12, status: 200, upstreamRequestId: 'r-9' } });
+      await store.finish({
+        jobId: created.id,
+        leaseOwner: 'w3',
+        outcome: { state: 'succeeded', result: { requestId: 'r-9' } },
+        attempt: { startedAt: T0 + 610, durationMs: 12, status: 200, upstreamRequestId: 'r-9' },
+      });
 
       expect(afterRetry).toMatchObject({ state: 'pending', runAt: T0 + 500, attempts: 1, lastError: '503 from Momentum', leaseOwner: null, leaseUntil: null });
       expect(await store.getJob(created.id)).toMatchObject({ state: 'succeeded', attempts: 3, result: { requestId: 'r-9' }, leaseOwner: null });
       const attempts = await store.getAttempts(created.id);
-      expect(attempts.map((row) => [row.status, row.errorClass])).toEqual([[503, 'http_5xx'], [undefined, 'timeout'], [200, undefined]]);
+      expect(attempts.map((row) => [row.status, row.errorClass])).toEqual([
+        [503, 'http_5xx'],
+        [undefined, 'timeout'],
+        [200, undefined],
+      ]);
       expect(attempts[0]).toEqual({ id: attempts[0]!.id, jobId: created.id, ...attempt });
     });
 

@@ -1,4 +1,5 @@
 import { afterEach } from 'vitest';
+
 import type { InboundEvent, NewInboundMessage, NewJob, Store } from '../../src/store/types.ts';
 
 /** How the conformance suite gets databases from an engine: a fresh, empty one per test. */
@@ -59,7 +60,9 @@ export function message(keys: string[], overrides: Partial<NewInboundMessage> = 
 }
 
 /** jobsFor: one remap per event, coalesced per event key. */
-export const oneRemapPerEvent = (event: InboundEvent): NewJob[] => [{ kind: 'remap', payload: { dedupeKey: event.dedupeKey }, coalesceKey: `meeting:${event.dedupeKey}`, runAt: T0 }];
+export const oneRemapPerEvent = (event: InboundEvent): NewJob[] => [
+  { kind: 'remap', payload: { dedupeKey: event.dedupeKey }, coalesceKey: `meeting:${event.dedupeKey}`, runAt: T0 },
+];
 
 export const job = (overrides: Partial<NewJob> = {}): NewJob => ({ kind: 'remap', payload: { n: ++counter }, runAt: T0, ...overrides });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { InboundEvent, NewJob } from '../../src/store/types.ts';
 import { claimAll, message, oneRemapPerEvent, type StoreHarness, T0, uniqueKey, useFixture } from './conformance-fixture.ts';
 

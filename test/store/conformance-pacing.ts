@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_PRIORITY, type ClaimPacing, type Store } from '../../src/store/types.ts';
+
+import { type ClaimPacing, JOB_PRIORITY, type Store } from '../../src/store/types.ts';
 import { job, type StoreHarness, T0, uniqueKey, useFixture } from './conformance-fixture.ts';
 
 const WINDOW_MS = 60_000;
@@ -74,7 +75,13 @@ export function pacingConformance(harness: StoreHarness): void {
       const before = await store.rateState(key, 1, WINDOW_MS);
       await new Promise((resolve) => setTimeout(resolve, 30));
 
-      await store.finish({ jobId: claimed!.id, leaseOwner: 'w1', outcome: { state: 'succeeded' }, attempt: { startedAt: T0, durationMs: 30, status: 200 }, rateSlot: 'settle' });
+      await store.finish({
+        jobId: claimed!.id,
+        leaseOwner: 'w1',
+        outcome: { state: 'succeeded' },
+        attempt: { startedAt: T0, durationMs: 30, status: 200 },
+        rateSlot: 'settle',
+      });
       const after = await store.rateState(key, 1, WINDOW_MS);
 
       expect(after.used).toBe(1);
@@ -89,7 +96,13 @@ export function pacingConformance(harness: StoreHarness): void {
       await claimPaced(store, 'w1', pacing);
 
       const unsettled = await store.rateState(key, 1, WINDOW_MS);
-      await store.finish({ jobId: queued!.id, leaseOwner: 'w1', outcome: { state: 'succeeded' }, attempt: { startedAt: T0, durationMs: 5, status: 200 }, rateSlot: 'settle' });
+      await store.finish({
+        jobId: queued!.id,
+        leaseOwner: 'w1',
+        outcome: { state: 'succeeded' },
+        attempt: { startedAt: T0, durationMs: 5, status: 200 },
+        rateSlot: 'settle',
+      });
       const settled = await store.rateState(key, 1, WINDOW_MS);
 
       // Never answered (a dead process), the call may have arrived up to its timeout after the claim.
@@ -103,7 +116,13 @@ export function pacingConformance(harness: StoreHarness): void {
       const key = uniqueKey('budget');
       const [queued] = await store.enqueue([job({ rateKey: key })]);
       await claimPaced(store, 'w1', budget(key, 2));
-      await store.finish({ jobId: queued!.id, leaseOwner: 'w1', outcome: { state: 'retry', runAt: T0, error: 'HTTP 503' }, attempt: { startedAt: T0, durationMs: 5, status: 503 }, rateSlot: 'settle' });
+      await store.finish({
+        jobId: queued!.id,
+        leaseOwner: 'w1',
+        outcome: { state: 'retry', runAt: T0, error: 'HTTP 503' },
+        attempt: { startedAt: T0, durationMs: 5, status: 503 },
+        rateSlot: 'settle',
+      });
       const [again] = await claimPaced(store, 'w1', budget(key, 2));
       const whileRunning = await store.rateState(key, 2, WINDOW_MS);
 
@@ -120,12 +139,24 @@ export function pacingConformance(harness: StoreHarness): void {
       const key = uniqueKey('budget');
       const [queued] = await store.enqueue([job({ rateKey: key })]);
       await claimPaced(store, 'w1', budget(key, 2));
-      await store.finish({ jobId: queued!.id, leaseOwner: 'w1', outcome: { state: 'retry', runAt: T0, error: 'HTTP 503' }, attempt: { startedAt: T0, durationMs: 5, status: 503 }, rateSlot: 'settle' });
+      await store.finish({
+        jobId: queued!.id,
+        leaseOwner: 'w1',
+        outcome: { state: 'retry', runAt: T0, error: 'HTTP 503' },
+        attempt: { startedAt: T0, durationMs: 5, status: 503 },
+        rateSlot: 'settle',
+      });
       await claimPaced(store, 'w1', budget(key, 2));
       const before = await store.rateState(key, 2, WINDOW_MS);
       await new Promise((resolve) => setTimeout(resolve, 30));
 
-      await store.finish({ jobId: queued!.id, leaseOwner: 'w1', outcome: { state: 'succeeded' }, attempt: { startedAt: T0, durationMs: 30, status: 200 }, rateSlot: 'settle' });
+      await store.finish({
+        jobId: queued!.id,
+        leaseOwner: 'w1',
+        outcome: { state: 'succeeded' },
+        attempt: { startedAt: T0, durationMs: 30, status: 200 },
+        rateSlot: 'settle',
+      });
       const after = await store.rateState(key, 2, WINDOW_MS);
 
       // The budget of two is spent: the next slot frees when the oldest call, the first run's, leaves the window.

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import { describe, expect, it } from 'vitest';
+
 import type { Job, Store } from '../../src/store/types.ts';
 import { claimAll, job, message, type StoreHarness, T0, uniqueKey, useFixture } from './conformance-fixture.ts';
 
@@ -64,13 +66,19 @@ export function readConformance(harness: StoreHarness): void {
 
       const newestFirst = ids(created).reverse();
       expect([...ids(first), ...ids(second), ...ids(third)]).toEqual(newestFirst);
-      expect(ids(oldest)).toEqual(ids(created).slice(2).concat(ids(await store.listJobs({ limit: 1 }))));
+      expect(ids(oldest)).toEqual(
+        ids(created)
+          .slice(2)
+          .concat(ids(await store.listJobs({ limit: 1 }))),
+      );
       expect(first[0]).toEqual(await store.getJob(first[0]!.id));
     });
 
     it('when jobs are filtered by kind, state, key, event, replay and creation time, then only matching jobs are listed and counted', async () => {
       const { store } = await fixture.fresh();
-      const { created: [event] } = await store.ingest(message([uniqueKey('evt')]), () => []);
+      const {
+        created: [event],
+      } = await store.ingest(message([uniqueKey('evt')]), () => []);
       const [early] = await store.enqueue([job({ kind: 'import' })]);
       await sleep(3);
       const [keyed, fromEvent, other] = await store.enqueue([
@@ -112,7 +120,10 @@ export function readConformance(harness: StoreHarness): void {
     it('when events are listed, then they come newest first by reception, filtered by source, state and time, with the raw message readable', async () => {
       const { store } = await fixture.fresh();
       const first = await store.ingest(message([uniqueKey('a'), uniqueKey('b')], { receivedAt: T0 }), () => []);
-      const google = await store.ingest(message([uniqueKey('g')], { source: 'google', receivedAt: T0 + 10, rawPayload: '{"x-goog-resource-state":"exists"}' }), () => []);
+      const google = await store.ingest(
+        message([uniqueKey('g')], { source: 'google', receivedAt: T0 + 10, rawPayload: '{"x-goog-resource-state":"exists"}' }),
+        () => [],
+      );
       const late = await store.ingest(message([uniqueKey('c')], { receivedAt: T0 + 20 }), () => []);
       const [a, b] = first.created;
 

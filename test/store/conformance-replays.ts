@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { Job, NewJob, ReplayGuard, ReplayResult, Store } from '../../src/store/types.ts';
 import { claimAll, job, type StoreHarness, uniqueKey, useFixture } from './conformance-fixture.ts';
 
@@ -12,7 +13,9 @@ async function originals(store: Store, count: number): Promise<Job[]> {
 /** Every replay stored, as [original, replay] pairs sorted by original. */
 async function storedReplays(store: Store): Promise<Array<[number, number]>> {
   const all = await store.listJobs({ order: 'oldest', limit: 10_000 });
-  return all.flatMap((stored): Array<[number, number]> => (stored.replayOf === null ? [] : [[stored.replayOf, stored.id]])).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return all
+    .flatMap((stored): Array<[number, number]> => (stored.replayOf === null ? [] : [[stored.replayOf, stored.id]]))
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
 
 export function replayConformance(harness: StoreHarness): void {
@@ -25,7 +28,9 @@ export function replayConformance(harness: StoreHarness): void {
 
       const results = await store.enqueueReplays([replayOf(original!, { payload: { replay: true } })], guard);
 
-      expect(results).toEqual([{ replayOf: original!.id, created: expect.objectContaining({ state: 'pending', replayOf: original!.id, payload: { replay: true } }) }]);
+      expect(results).toEqual([
+        { replayOf: original!.id, created: expect.objectContaining({ state: 'pending', replayOf: original!.id, payload: { replay: true } }) },
+      ]);
       expect(await store.getJob(createdOf(results)[0]!.id)).toEqual(createdOf(results)[0]);
     });
 
@@ -54,7 +59,7 @@ export function replayConformance(harness: StoreHarness): void {
       expect(again).toEqual([{ replayOf: original!.id, existingReplayId: first!.id }]);
     });
 
-    it('when a job\'s only replay has ended, then anyReplay still refuses (names it) and activeReplay creates a new one', async () => {
+    it("when a job's only replay has ended, then anyReplay still refuses (names it) and activeReplay creates a new one", async () => {
       const { store } = await fixture.fresh();
       const [original] = await originals(store, 1);
       const [first] = createdOf(await store.enqueueReplays([replayOf(original!)], 'anyReplay'));
@@ -66,10 +71,13 @@ export function replayConformance(harness: StoreHarness): void {
       expect(any).toEqual([{ replayOf: original!.id, existingReplayId: first!.id }]);
       const [second] = createdOf(active);
       expect(second).toMatchObject({ replayOf: original!.id, state: 'pending' });
-      expect(await storedReplays(store)).toEqual([[original!.id, first!.id], [original!.id, second!.id]]);
+      expect(await storedReplays(store)).toEqual([
+        [original!.id, first!.id],
+        [original!.id, second!.id],
+      ]);
     });
 
-    it('when one call mixes new, replayed and repeated originals, then each original gets at most one replay and the results follow the call\'s order', async () => {
+    it("when one call mixes new, replayed and repeated originals, then each original gets at most one replay and the results follow the call's order", async () => {
       const { store } = await fixture.fresh();
       const [a, b, c] = await originals(store, 3);
       const [earlier] = createdOf(await store.enqueueReplays([replayOf(b!)], 'anyReplay'));
@@ -83,7 +91,11 @@ export function replayConformance(harness: StoreHarness): void {
         { replayOf: b!.id, existingReplayId: earlier!.id },
         { replayOf: c!.id, existingReplayId: forC!.id },
       ]);
-      expect(await storedReplays(store)).toEqual([[a!.id, forA!.id], [b!.id, earlier!.id], [c!.id, forC!.id]]);
+      expect(await storedReplays(store)).toEqual([
+        [a!.id, forA!.id],
+        [b!.id, earlier!.id],
+        [c!.id, forC!.id],
+      ]);
     });
 
     it('when replays of one coalescing key are created in one call, then they coalesce as enqueue does and the results show it', async () => {
@@ -91,7 +103,9 @@ export function replayConformance(harness: StoreHarness): void {
       const key = uniqueKey('meeting');
       const [older, newer] = await store.enqueue([job({ coalesceKey: key }), job({ coalesceKey: key })]);
 
-      const [first, second] = createdOf(await store.enqueueReplays([replayOf(older!, { coalesceKey: key }), replayOf(newer!, { coalesceKey: key })], 'anyReplay'));
+      const [first, second] = createdOf(
+        await store.enqueueReplays([replayOf(older!, { coalesceKey: key }), replayOf(newer!, { coalesceKey: key })], 'anyReplay'),
+      );
 
       expect(first).toMatchObject({ state: 'superseded', supersededBy: second!.id });
       expect(second).toMatchObject({ state: 'pending' });
@@ -135,7 +149,12 @@ export function replayConformance(harness: StoreHarness): void {
         const slices = [all.slice(0, 90), all.slice(30, 120).reverse(), all.filter((_, index) => index % 2 === 0), all.slice(0, 120).reverse()];
 
         const results = await Promise.all(
-          slices.map((slice, index) => (index % 2 === 0 ? store : second).enqueueReplays(slice.map((original) => replayOf(original)), guard)),
+          slices.map((slice, index) =>
+            (index % 2 === 0 ? store : second).enqueueReplays(
+              slice.map((original) => replayOf(original)),
+              guard,
+            ),
+          ),
         );
 
         const created = results.flatMap(createdOf);

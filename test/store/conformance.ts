@@ -1,9 +1,9 @@
-import { pacingConformance } from './conformance-pacing.ts';
 import { claimConformance } from './conformance-claim.ts';
 import { enqueueConformance } from './conformance-enqueue.ts';
-import type { StoreHarness } from './conformance-fixture.ts';
 import { finishConformance } from './conformance-finish.ts';
+import type { StoreHarness } from './conformance-fixture.ts';
 import { ingestConformance } from './conformance-ingest.ts';
+import { pacingConformance } from './conformance-pacing.ts';
 import { readConformance } from './conformance-reads.ts';
 import { replayConformance } from './conformance-replays.ts';
 

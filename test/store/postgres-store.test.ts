@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+
 import pg from 'pg';
-import winston from 'winston';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import winston from 'winston';
+
 import { openStore } from '../../src/store/open-store.ts';
 import { openPostgresStore } from '../../src/store/postgres/store.ts';
 import { SQL } from '../../src/store/sql.ts';
@@ -62,7 +64,11 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
       const created = await a.enqueue(Array.from({ length: 300 }, (_, index) => job({ coalesceKey: index % 3 === 0 ? `key-${index}` : undefined })));
       const drain = async (store: Store, owner: string) => {
         const seen: Job[] = [];
-        for (let batch = await store.claim({ owner, limit: 7, leaseMs: 60_000, now: T0 + 1 }); batch.length > 0; batch = await store.claim({ owner, limit: 7, leaseMs: 60_000, now: T0 + 1 })) {
+        for (
+          let batch = await store.claim({ owner, limit: 7, leaseMs: 60_000, now: T0 + 1 });
+          batch.length > 0;
+          batch = await store.claim({ owner, limit: 7, leaseMs: 60_000, now: T0 + 1 })
+        ) {
           seen.push(...batch);
           await Promise.all(batch.map((claimed) => store.finish({ jobId: claimed.id, leaseOwner: owner, outcome: { state: 'succeeded' } })));
         }
@@ -89,7 +95,7 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
       expect(wakes).toBeGreaterThan(0);
     });
 
-    it('when a job of a key succeeds on one instance (the one-statement outcome), then the other is woken and may run the key\'s next job', async () => {
+    it("when a job of a key succeeds on one instance (the one-statement outcome), then the other is woken and may run the key's next job", async () => {
       const [a, b] = [await open(), await open()];
       const [first] = await b.enqueue([job({ coalesceKey: 'meeting-pg-1' })]);
       await b.claim({ owner: 'b-worker', limit: 1, leaseMs: 60_000 });
@@ -101,7 +107,12 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
       await new Promise((resolve) => setTimeout(resolve, 300));
       wakes = 0;
 
-      const finished = await b.finish({ jobId: first!.id, leaseOwner: 'b-worker', outcome: { state: 'succeeded' }, attempt: { startedAt: T0, durationMs: 7, status: 200, upstreamRequestId: 'req-pg-1' } });
+      const finished = await b.finish({
+        jobId: first!.id,
+        leaseOwner: 'b-worker',
+        outcome: { state: 'succeeded' },
+        attempt: { startedAt: T0, durationMs: 7, status: 200, upstreamRequestId: 'req-pg-1' },
+      });
 
       await waitFor(() => wakes > 0, 'a wake-up on the other instance');
       expect(finished).toBe(true);
@@ -116,7 +127,10 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
       let reconnects = 0;
       const a = await open({ onListening: (reconnected) => (reconnects += reconnected ? 1 : 0) });
       const b = await open();
-      const killed = await admin(async (client) => (await client.query('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query = $1', [`LISTEN "bridge_jobs_${schema}"`])).rows);
+      const killed = await admin(
+        async (client) =>
+          (await client.query('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query = $1', [`LISTEN "bridge_jobs_${schema}"`])).rows,
+      );
       await waitFor(() => reconnects > 0, 'the listener to reconnect');
       let wakes = 0;
       a.onJobsAvailable(() => (wakes += 1));
@@ -131,8 +145,12 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
       const store = await open();
       await Promise.all([store.ping(), store.enqueue([job()]), store.nextDueAt()]);
       const appName = `crm-sync-bridge:${schema}`;
-      const pids = await admin(async (client) => (await client.query('SELECT pg_terminate_backend(pid), pid FROM pg_stat_activity WHERE application_name = $1', [appName])).rows.map((row) => row.pid));
-      await admin((client) => waitFor(async () => (await client.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1)', [pids])).rowCount === 0, 'the backends to exit'));
+      const pids = await admin(async (client) =>
+        (await client.query('SELECT pg_terminate_backend(pid), pid FROM pg_stat_activity WHERE application_name = $1', [appName])).rows.map((row) => row.pid),
+      );
+      await admin((client) =>
+        waitFor(async () => (await client.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1)', [pids])).rowCount === 0, 'the backends to exit'),
+      );
 
       const [created] = await store.enqueue([job()]);
       await store.ping();
@@ -149,7 +167,10 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
         await client.query(`INSERT INTO jobs (kind, payload, state, run_at, created_at, updated_at, rate_key)
           SELECT 'remap', '{}', 'pending', ${T0} + n, ${T0}, ${T0}, 'momentum' FROM generate_series(1, 100000) AS n`);
         await client.query('ANALYZE jobs');
-        const sql = SQL.claimPendingOf.replace(/\$1/g, String(T0 + 200_000)).replace(/\$2/g, '10').replace(/\$3/g, "'momentum'");
+        const sql = SQL.claimPendingOf
+          .replace(/\$1/g, String(T0 + 200_000))
+          .replace(/\$2/g, '10')
+          .replace(/\$3/g, "'momentum'");
         return (await client.query(`EXPLAIN ${sql}`)).rows.map((row) => String(row['QUERY PLAN'])).join('\n');
       });
 

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { openStore } from '../../src/store/open-store.ts';
 import { watchSqliteConnectionsForTests } from '../../src/store/sqlite/store.ts';
 import { diskFailureReason, PROBE_INTERVAL_MS } from '../../src/store/sqlite/write-health.ts';
@@ -40,7 +42,10 @@ async function openDiskFullStore(): Promise<DiskFullStore> {
   const logs = captureLogs();
   const store = await openStore(`sqlite:${file}`, { logger: logs.logger });
   stopWatching();
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), () => store.close());
+  cleanups.push(
+    () => rmSync(dir, { recursive: true, force: true }),
+    () => store.close(),
+  );
   return {
     store,
     file,
@@ -68,10 +73,16 @@ describe('sqlite store on a full disk', () => {
     );
 
     expect(failed).toMatchObject({ errcode: 13, errstr: 'database or disk is full' });
-    await expect(store.ping()).rejects.toMatchObject({ code: 'store_cannot_write', status: 503, message: expect.stringMatching(/^cannot write: database or disk is full \(since \d{4}-\d\d-\d\dT[\d:.]+Z\)$/) });
+    await expect(store.ping()).rejects.toMatchObject({
+      code: 'store_cannot_write',
+      status: 503,
+      message: expect.stringMatching(/^cannot write: database or disk is full \(since \d{4}-\d\d-\d\dT[\d:.]+Z\)$/),
+    });
     expect((await store.getJob(before!.id))?.state).toBe('pending');
     expect((await store.stats()).counts).toEqual([expect.objectContaining({ kind: job().kind, state: 'pending', count: 1 })]);
-    expect(logs.lines().filter((line) => line.message === 'store cannot write')).toEqual([expect.objectContaining({ level: 'error', reason: 'database or disk is full' })]);
+    expect(logs.lines().filter((line) => line.message === 'store cannot write')).toEqual([
+      expect.objectContaining({ level: 'error', reason: 'database or disk is full' }),
+    ]);
   });
 
   it('when space returns, then the ping resolves by itself within a few seconds, the WAL is truncated and writes work again', async () => {
@@ -85,7 +96,15 @@ describe('sqlite store on a full disk', () => {
     const walWhileFull = walSize(file);
 
     freeSpace();
-    await waitFor('the ping to resolve', () => store.ping().then(() => true, () => false), 3 * PROBE_INTERVAL_MS);
+    await waitFor(
+      'the ping to resolve',
+      () =>
+        store.ping().then(
+          () => true,
+          () => false,
+        ),
+      3 * PROBE_INTERVAL_MS,
+    );
     const walAfterRecovery = walSize(file);
     const stored = await store.enqueue(bulky(4));
 
@@ -122,9 +141,13 @@ describe('sqlite store on a full disk', () => {
 
 describe('diskFailureReason', () => {
   it('when the error is SQLITE_FULL or an SQLITE_IOERR variant, then it names SQLite’s text for the code', () => {
-    expect(diskFailureReason(Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13, errstr: 'database or disk is full' }))).toBe('database or disk is full');
+    expect(
+      diskFailureReason(Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13, errstr: 'database or disk is full' })),
+    ).toBe('database or disk is full');
     // SQLITE_IOERR_WRITE: an extended code keeps the primary one in its low byte.
-    expect(diskFailureReason(Object.assign(new Error('disk I/O error'), { code: 'ERR_SQLITE_ERROR', errcode: 778, errstr: 'disk I/O error' }))).toBe('disk I/O error');
+    expect(diskFailureReason(Object.assign(new Error('disk I/O error'), { code: 'ERR_SQLITE_ERROR', errcode: 778, errstr: 'disk I/O error' }))).toBe(
+      'disk I/O error',
+    );
   });
 
   it("when the WAL's fdatasync fails with ENOSPC, then the reason is the device's, without a path", () => {
@@ -132,8 +155,12 @@ describe('diskFailureReason', () => {
   });
 
   it('when the error is a constraint, a busy lock or not an SQLite error, then it is no disk failure', () => {
-    expect(diskFailureReason(Object.assign(new Error('FOREIGN KEY constraint failed'), { code: 'ERR_SQLITE_ERROR', errcode: 787, errstr: 'constraint failed' }))).toBeUndefined();
-    expect(diskFailureReason(Object.assign(new Error('database is locked'), { code: 'ERR_SQLITE_ERROR', errcode: 5, errstr: 'database is locked' }))).toBeUndefined();
+    expect(
+      diskFailureReason(Object.assign(new Error('FOREIGN KEY constraint failed'), { code: 'ERR_SQLITE_ERROR', errcode: 787, errstr: 'constraint failed' })),
+    ).toBeUndefined();
+    expect(
+      diskFailureReason(Object.assign(new Error('database is locked'), { code: 'ERR_SQLITE_ERROR', errcode: 5, errstr: 'database is locked' })),
+    ).toBeUndefined();
     expect(diskFailureReason(new Error('boom'))).toBeUndefined();
     expect(diskFailureReason(undefined)).toBeUndefined();
   });

@@ -2,14 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { createGroupCommit, LAZY_FLUSH_MS, LAZY_FLUSH_SIZE } from '../../src/store/sqlite/group-commit.ts';
 
 describe('sqlite group commit', () => {
   let dir: string;
   let writer: DatabaseSync;
   let reader: DatabaseSync;
-  const committedRows = () => reader.prepare('SELECT x FROM t ORDER BY x').all().map((row) => row.x);
+  const committedRows = () =>
+    reader
+      .prepare('SELECT x FROM t ORDER BY x')
+      .all()
+      .map((row) => row.x);
   const insert = (x: number) => writer.prepare('INSERT INTO t (x) VALUES (?)').run(x);
 
   beforeEach(() => {
@@ -161,10 +167,12 @@ describe('sqlite group commit', () => {
     const settled: string[] = [];
 
     const durable = batches.run(() => insert(1)).then(() => settled.push('durable'));
-    const bookkeeping = batches.run(() => writer.prepare('PRAGMA synchronous').get()?.synchronous, { durable: false }).then((mode) => {
-      settled.push('bookkeeping');
-      return mode;
-    });
+    const bookkeeping = batches
+      .run(() => writer.prepare('PRAGMA synchronous').get()?.synchronous, { durable: false })
+      .then((mode) => {
+        settled.push('bookkeeping');
+        return mode;
+      });
     const mode = await bookkeeping;
     const drained = batches.drain().then(() => settled.push('drained'));
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -181,10 +189,12 @@ describe('sqlite group commit', () => {
   it('when the WAL sync fails, then the durable calls of that batch reject, so nothing is acknowledged', async () => {
     const batches = createGroupCommit(writer, { request: () => Promise.reject(new Error('EIO')), inFlight: () => undefined, close: async () => {} });
 
-    const outcome = await batches.run(() => insert(7)).then(
-      () => 'resolved',
-      (error: Error) => error.message,
-    );
+    const outcome = await batches
+      .run(() => insert(7))
+      .then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      );
 
     expect(outcome).toBe('EIO');
   });
@@ -197,15 +207,21 @@ describe('sqlite group commit', () => {
       writer.exec('CREATE TABLE big (x INTEGER NOT NULL, pad TEXT NOT NULL)');
       writer.exec('PRAGMA max_page_count = 1');
     });
-    const bigRows = () => reader.prepare('SELECT x FROM big').all().map((row) => row.x);
+    const bigRows = () =>
+      reader
+        .prepare('SELECT x FROM big')
+        .all()
+        .map((row) => row.x);
 
     it('when a lone call fails with SQLITE_FULL, then it rejects with that error (not the ROLLBACK that found nothing to undo)', async () => {
       const batches = createGroupCommit(writer);
 
-      const outcome = await batches.run(() => bigRow(1)).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+      const outcome = await batches
+        .run(() => bigRow(1))
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
 
       expect(outcome).toMatchObject({ errcode: 13, errstr: 'database or disk is full' });
       expect(bigRows()).toEqual([]);

@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { openStore } from '../../src/store/open-store.ts';
 import { SQL, toSqlite } from '../../src/store/sql.ts';
 import { registerStoreConformance } from './conformance.ts';
@@ -38,7 +40,12 @@ describe('sqlite store', () => {
       expect(existsSync(file)).toBe(true);
       const raw = new DatabaseSync(file);
       expect(raw.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-      expect(raw.prepare('SELECT version FROM schema_migrations').all().map((row) => row.version)).toEqual([1, 2, 3, 4]);
+      expect(
+        raw
+          .prepare('SELECT version FROM schema_migrations')
+          .all()
+          .map((row) => row.version),
+      ).toEqual([1, 2, 3, 4]);
       raw.close();
     });
 
@@ -59,11 +66,18 @@ describe('sqlite store', () => {
     ] as const)('when the claim query %s is planned, then it walks the pending index instead of scanning or sorting the queue', async (_name, sql, params) => {
       const file = path.join(tempDir(), 'bridge.db');
       const store = await openStore(`sqlite:${file}`);
-      await store.enqueue(Array.from({ length: 50 }, (_, index) => job({ runAt: T0 + index, coalesceKey: index % 2 ? `k${index}` : undefined, ...(index % 3 ? { rateKey: 'momentum' } : {}) })));
+      await store.enqueue(
+        Array.from({ length: 50 }, (_, index) =>
+          job({ runAt: T0 + index, coalesceKey: index % 2 ? `k${index}` : undefined, ...(index % 3 ? { rateKey: 'momentum' } : {}) }),
+        ),
+      );
       await store.close();
 
       const raw = new DatabaseSync(file);
-      const plan = raw.prepare(`EXPLAIN QUERY PLAN ${toSqlite(sql)}`).all(...params).map((row) => String(row.detail));
+      const plan = raw
+        .prepare(`EXPLAIN QUERY PLAN ${toSqlite(sql)}`)
+        .all(...params)
+        .map((row) => String(row.detail));
       raw.close();
 
       expect(plan[0]).toMatch(/jobs_pending_due/);

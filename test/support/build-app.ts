@@ -1,6 +1,6 @@
-import type { ReadinessCheck } from '../../src/http/readiness-checks.ts';
 import { createApp } from '../../src/app.ts';
-import { parseConfig, secretValues, type Config } from '../../src/core/config.ts';
+import { type Config, parseConfig, secretValues } from '../../src/core/config.ts';
+import type { ReadinessCheck } from '../../src/http/readiness-checks.ts';
 import { captureLogs, type LogCapture } from './log-capture.ts';
 
 export interface BuiltApp {

@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+
 import pg from 'pg';
-import { createApp, type AppDeps } from '../../src/app.ts';
-import { parseConfig, secretValues, type Config } from '../../src/core/config.ts';
+
+import { type AppDeps, createApp } from '../../src/app.ts';
+import { type Config, parseConfig, secretValues } from '../../src/core/config.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
@@ -24,7 +26,11 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 /** Both engines; PostgreSQL is reported as skipped when TEST_DATABASE_URL is not set. */
 export const ENGINES: ReadonlyArray<{ engine: Engine; skip: boolean; title: string }> = [
   { engine: 'sqlite', skip: false, title: 'on SQLite' },
-  { engine: 'postgres', skip: TEST_DATABASE_URL === undefined, title: `on PostgreSQL${TEST_DATABASE_URL === undefined ? ' (skipped: TEST_DATABASE_URL not set)' : ''}` },
+  {
+    engine: 'postgres',
+    skip: TEST_DATABASE_URL === undefined,
+    title: `on PostgreSQL${TEST_DATABASE_URL === undefined ? ' (skipped: TEST_DATABASE_URL not set)' : ''}`,
+  },
 ];
 
 export interface StoredCounts {
@@ -78,14 +84,18 @@ async function postgresStore(): Promise<{ store: Store; counts: () => Promise<St
   const counts = () =>
     admin(async (client) => {
       const entries = [];
-      for (const [name, table] of Object.entries(TABLES)) entries.push([name, Number((await client.query(`SELECT COUNT(*) AS n FROM "${schema}"."${table}"`)).rows[0].n)]);
+      for (const [name, table] of Object.entries(TABLES))
+        entries.push([name, Number((await client.query(`SELECT COUNT(*) AS n FROM "${schema}"."${table}"`)).rows[0].n)]);
       return Object.fromEntries(entries) as StoredCounts;
     });
   return { store, counts, dispose: () => admin((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined) };
 }
 
 /** The app on a fresh store of `engine`, configured by `env` through the real config schema. */
-export async function startEngineApp(engine: Engine, options: { env?: Record<string, string>; deps?: (store: Store, logger: Logger) => Partial<AppDeps> } = {}): Promise<EngineApp> {
+export async function startEngineApp(
+  engine: Engine,
+  options: { env?: Record<string, string>; deps?: (store: Store, logger: Logger) => Partial<AppDeps> } = {},
+): Promise<EngineApp> {
   const { store, counts, dispose } = engine === 'sqlite' ? await sqliteStore() : await postgresStore();
   const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug', ...options.env });
   const logs = captureLogs({ secrets: secretValues(config) });

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+
 import { createLogger, type Logger } from '../../src/core/logger.ts';
 
 export type CapturedLine = Record<string, unknown>;

@@ -1,13 +1,13 @@
-import { attemptParams, finishParams, finishWakes, keysOf, pickClaimable, type Candidate } from '../job-rules.ts';
+import { attemptParams, type Candidate, finishParams, finishWakes, keysOf, pickClaimable } from '../job-rules.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { freeSlots } from '../rate-log.ts';
-import type { Client } from './pool.ts';
-import { PG } from './sql.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, type Row } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { boundKey, toJson } from '../store-values.ts';
 import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from '../types.ts';
 import { JOB_PRIORITY } from '../types.ts';
+import type { Client } from './pool.ts';
+import { PG } from './sql.ts';
 
 /** The PostgreSQL engine's write operations, each run inside a transaction by store.ts. */
 
@@ -95,7 +95,12 @@ async function staleJobs(client: Client, jobs: readonly NewJob[], ids: readonly 
   return stale;
 }
 
-export async function ingestMessage(client: Client, message: NewInboundMessage, jobsFor: (event: InboundEvent) => NewJob[], now: number): Promise<IngestResult & { jobCount: number }> {
+export async function ingestMessage(
+  client: Client,
+  message: NewInboundMessage,
+  jobsFor: (event: InboundEvent) => NewJob[],
+  now: number,
+): Promise<IngestResult & { jobCount: number }> {
   const receivedAt = message.receivedAt ?? now;
   const senderId = message.senderId ?? null;
   const [messageRow] = await rows(client, `${SQL.insertMessage} RETURNING id`, [message.source, senderId, message.rawPayload, receivedAt]);
@@ -105,7 +110,16 @@ export async function ingestMessage(client: Client, message: NewInboundMessage, 
   const bounded = message.events.map((event) => ({ ...event, dedupeKey: boundKey(event.dedupeKey) }));
   const firsts = bounded.filter((event) => !seen.has(event.dedupeKey) && seen.add(event.dedupeKey));
   const insertedIds = new Map(
-    (await rows(client, PG.insertEvents, [messageId, message.source, senderId, firsts.map((e) => e.dedupeKey), firsts.map((e) => toJson(e.parsedPayload)), receivedAt])).map((row) => [String(row.dedupe_key), Number(row.id)]),
+    (
+      await rows(client, PG.insertEvents, [
+        messageId,
+        message.source,
+        senderId,
+        firsts.map((e) => e.dedupeKey),
+        firsts.map((e) => toJson(e.parsedPayload)),
+        receivedAt,
+      ])
+    ).map((row) => [String(row.dedupe_key), Number(row.id)]),
   );
   const created: InboundEvent[] = [];
   const duplicates: string[] = [];
@@ -115,7 +129,17 @@ export async function ingestMessage(client: Client, message: NewInboundMessage, 
     if (id === undefined) duplicates.push(message.events[index]?.dedupeKey ?? event.dedupeKey);
     else {
       insertedIds.delete(event.dedupeKey);
-      created.push({ id, messageId, source: message.source, senderId, dedupeKey: event.dedupeKey, parsedPayload: event.parsedPayload, receivedAt, state: 'received', stateReason: null });
+      created.push({
+        id,
+        messageId,
+        source: message.source,
+        senderId,
+        dedupeKey: event.dedupeKey,
+        parsedPayload: event.parsedPayload,
+        receivedAt,
+        state: 'received',
+        stateReason: null,
+      });
     }
   }
   const jobs = created.flatMap((event) => jobsFor(event).map((job) => ({ ...job, eventId: job.eventId ?? event.id })));
@@ -123,7 +147,6 @@ export async function ingestMessage(client: Client, message: NewInboundMessage, 
   await enqueueJobs(client, jobs, now);
   return { created, duplicates, jobCount: jobs.length };
 }
-
 
 export async function claimJobs(client: Client, options: ClaimOptions & { now: number }): Promise<Job[]> {
   const { owner, limit, leaseMs, now, pacing } = options;

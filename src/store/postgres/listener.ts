@@ -1,4 +1,5 @@
 import pg from 'pg';
+
 import type { Logger } from '../../core/logger.ts';
 
 /**

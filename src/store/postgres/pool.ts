@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
+
 import pg from 'pg';
+
 import type { Logger } from '../../core/logger.ts';
 import type { Row } from '../row-mappers.ts';
 
@@ -42,7 +44,9 @@ export function connectionConfig(settings: PgSettings): pg.ClientConfig {
 export function isConnectionError(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || /^E(CONNRESET|CONNREFUSED|PIPE|TIMEDOUT)$/.test(code))) return true;
-  return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
+  return (
+    typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)
+  );
 }
 
 /** Deadlock or serialization failure: PostgreSQL rolled the transaction back; running it again is safe. */
@@ -79,7 +83,10 @@ export function createPgDatabase(settings: PgSettings): PgDatabase {
       client.release();
       return { value };
     } catch (error) {
-      const rolledBack = await client.query('ROLLBACK').then(() => true, () => false);
+      const rolledBack = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
       // A connection that could not roll back is broken: release(error) destroys it.
       client.release(rolledBack ? undefined : (error as Error));
       // After COMMIT was sent the outcome is unknown, so a retry could store things twice.

@@ -1,7 +1,7 @@
-import type { PgDatabase } from './pool.ts';
 import { eventListQuery, jobCountQuery, jobListQuery, READ_SQL, statsFromRows, statsSince } from '../read-sql.ts';
 import { eventFromRow, jobFromRow, messageFromRow } from '../row-mappers.ts';
 import type { Store } from '../types.ts';
+import type { PgDatabase } from './pool.ts';
 
 export type ReadMethods = Pick<Store, 'stats' | 'listJobs' | 'countJobs' | 'listEvents' | 'getMessage' | 'cancelJob'>;
 

@@ -1,9 +1,9 @@
+import { keysOf } from '../job-rules.ts';
+import { planReplays, replayOriginals } from '../replay-plan.ts';
+import { PG_REPLAY_SQL } from '../replay-sql.ts';
+import type { NewJob, ReplayGuard, ReplayResult } from '../types.ts';
 import { enqueueJobs, lockKeys } from './jobs.ts';
 import type { Client } from './pool.ts';
-import { keysOf } from '../job-rules.ts';
-import { PG_REPLAY_SQL } from '../replay-sql.ts';
-import { planReplays, replayOriginals } from '../replay-plan.ts';
-import type { NewJob, ReplayGuard, ReplayResult } from '../types.ts';
 
 /**
  * The PostgreSQL engine's enqueueReplays, inside one transaction. Two instances (or two calls on

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
+
 import type { Logger } from '../../core/logger.ts';
-import { createJobsNotifier } from '../jobs-notifier.ts';
-import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './jobs.ts';
-import { startPgListener } from './listener.ts';
-import { ensureSchema, migratePostgres } from './migrate.ts';
-import { type Client, connectionConfig, createPgDatabase } from './pool.ts';
-import { PG } from './sql.ts';
 import { finishWakes, keysOf } from '../job-rules.ts';
-import { postgresReads } from './reads.ts';
-import { enqueueReplays } from './replays.ts';
+import { createJobsNotifier } from '../jobs-notifier.ts';
 import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
 import type { FinishJob, Store } from '../types.ts';
+import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './jobs.ts';
+import { startPgListener } from './listener.ts';
+import { ensureSchema, migratePostgres } from './migrate.ts';
+import { type Client, connectionConfig, createPgDatabase } from './pool.ts';
+import { postgresReads } from './reads.ts';
+import { enqueueReplays } from './replays.ts';
+import { PG } from './sql.ts';
 
 export interface PostgresStoreOptions {
   poolMax: number;
@@ -35,7 +36,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   try {
     await ensureSchema(db, schema);
     await migratePostgres(db);
-    listener = await startPgListener({ config: connectionConfig(settings), channel, instanceId, logger, onNotify: notifier.notify, onListening: options.onListening });
+    listener = await startPgListener({
+      config: connectionConfig(settings),
+      channel,
+      instanceId,
+      logger,
+      onNotify: notifier.notify,
+      onListening: options.onListening,
+    });
   } catch (error) {
     await db.pool.end().catch(() => undefined);
     throw error;

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+
 import type { WalSync } from './wal-sync.ts';
 
 /**
@@ -164,17 +165,20 @@ export function createGroupCommit(db: DatabaseSync, walSync?: WalSync, onFailure
     if (waitForDisk.length > 0 && walSync !== undefined) {
       syncing += 1;
       const durableItems = batch.filter((item, index) => item.durable && settled[index]?.ok);
-      walSync.request().then(
-        () => waitForDisk.forEach((resolve) => resolve()),
-        // Committed but maybe not on disk: the caller must not acknowledge it (the sender retries).
-        (error: unknown) => {
-          onFailure?.(error);
-          durableItems.forEach((item) => item.reject(error));
-        },
-      ).finally(() => {
-        syncing -= 1;
-        settleIdle();
-      });
+      walSync
+        .request()
+        .then(
+          () => waitForDisk.forEach((resolve) => resolve()),
+          // Committed but maybe not on disk: the caller must not acknowledge it (the sender retries).
+          (error: unknown) => {
+            onFailure?.(error);
+            durableItems.forEach((item) => item.reject(error));
+          },
+        )
+        .finally(() => {
+          syncing -= 1;
+          settleIdle();
+        });
     }
     settleIdle();
   };

@@ -1,12 +1,12 @@
-import { attemptParams, finishParams, finishWakes, pickClaimable, type Candidate } from '../job-rules.ts';
+import { attemptParams, type Candidate, finishParams, finishWakes, pickClaimable } from '../job-rules.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
-import type { SqliteQueries } from './queries.ts';
 import { boundKey, toJson } from '../store-values.ts';
 import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from '../types.ts';
 import { JOB_PRIORITY } from '../types.ts';
+import type { SqliteQueries } from './queries.ts';
 
 /**
  * The SQLite engine's write operations. Each is synchronous and runs inside a group-commit batch
@@ -25,7 +25,15 @@ export function enqueueJobs(q: SqliteQueries, jobs: readonly NewJob[], now: numb
     const pending = key === null || staleFor !== undefined ? undefined : q.get(SQL.pendingOfKey, key);
     const replacedId = pending === undefined ? undefined : Number(pending.id);
     if (replacedId !== undefined) q.run(SQL.supersede, replacedId, now);
-    const id = Number(q.insert(SQL.insertJob, ...insertParams(job, key, now), staleFor === undefined ? 'pending' : 'superseded', staleFor ?? null, staleFor === undefined ? null : staleReason(staleFor)));
+    const id = Number(
+      q.insert(
+        SQL.insertJob,
+        ...insertParams(job, key, now),
+        staleFor === undefined ? 'pending' : 'superseded',
+        staleFor ?? null,
+        staleFor === undefined ? null : staleReason(staleFor),
+      ),
+    );
     if (version !== undefined && key !== null && staleFor === undefined) q.run(SQL.putMeetingVersion, key, version.sourceVersion, version.eventId, id);
     if (replacedId !== undefined) {
       q.run(SQL.setSupersededBy, replacedId, id);
@@ -80,7 +88,12 @@ function insertParams(job: NewJob, key: string | null, now: number) {
   ] as const;
 }
 
-export function ingestMessage(q: SqliteQueries, message: NewInboundMessage, jobsFor: (event: InboundEvent) => NewJob[], now: number): IngestResult & { jobCount: number } {
+export function ingestMessage(
+  q: SqliteQueries,
+  message: NewInboundMessage,
+  jobsFor: (event: InboundEvent) => NewJob[],
+  now: number,
+): IngestResult & { jobCount: number } {
   const receivedAt = message.receivedAt ?? now;
   const senderId = message.senderId ?? null;
   const messageId = Number(q.insert(SQL.insertMessage, message.source, senderId, message.rawPayload, receivedAt));
@@ -90,7 +103,18 @@ export function ingestMessage(q: SqliteQueries, message: NewInboundMessage, jobs
     const dedupeKey = boundKey(event.dedupeKey);
     const id = q.insert(SQL.insertEvent, messageId, message.source, senderId, dedupeKey, toJson(event.parsedPayload), receivedAt);
     if (id === undefined) duplicates.push(event.dedupeKey);
-    else created.push({ id, messageId, source: message.source, senderId, dedupeKey, parsedPayload: event.parsedPayload, receivedAt, state: 'received', stateReason: null });
+    else
+      created.push({
+        id,
+        messageId,
+        source: message.source,
+        senderId,
+        dedupeKey,
+        parsedPayload: event.parsedPayload,
+        receivedAt,
+        state: 'received',
+        stateReason: null,
+      });
   }
   let jobCount = 0;
   for (const event of created) {
@@ -130,7 +154,8 @@ export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: numbe
         room = Math.min(pacing.max, freeSlots(times, budget.limit, clock, blocked == null ? null : Number(blocked)).free);
         slots.set(budget.key, room);
       }
-      if (room > 0) candidates.push(...[...q.all(SQL.claimExpiredOf, now, room, budget.key), ...q.all(SQL.claimPendingOf, now, room, budget.key)].map(candidateFromRow));
+      if (room > 0)
+        candidates.push(...[...q.all(SQL.claimExpiredOf, now, room, budget.key), ...q.all(SQL.claimPendingOf, now, room, budget.key)].map(candidateFromRow));
     }
   }
   return pickClaimable(candidates, limit, slots).flatMap((picked) => {

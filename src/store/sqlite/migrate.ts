@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+
 import { MIGRATIONS_TABLE, migrationsFor } from '../migrations.ts';
 
 /**

@@ -1,4 +1,5 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+
 import type { Row } from '../row-mappers.ts';
 import { toSqlite } from '../sql.ts';
 

@@ -1,8 +1,8 @@
-import { REPLAY_SQL } from '../replay-sql.ts';
 import { planReplays, replayOriginals } from '../replay-plan.ts';
+import { REPLAY_SQL } from '../replay-sql.ts';
+import type { NewJob, ReplayGuard, ReplayResult } from '../types.ts';
 import { enqueueJobs } from './jobs.ts';
 import type { SqliteQueries } from './queries.ts';
-import type { NewJob, ReplayGuard, ReplayResult } from '../types.ts';
 
 /**
  * The SQLite engine's enqueueReplays. It runs inside a group-commit batch, that is inside BEGIN

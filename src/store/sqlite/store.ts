@@ -1,21 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { attemptFromRow, eventFromRow, jobFromRow } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
-import { createGroupCommit } from './group-commit.ts';
-import { createWalSync } from './wal-sync.ts';
-import { claimJobs, enqueueJobs, finishJob, ingestMessage, readRateState } from './jobs.ts';
-import { migrateSqlite } from './migrate.ts';
-import { enqueueReplays } from './replays.ts';
-import { createQueries, type Param } from './queries.ts';
-import { sqliteReads } from './reads.ts';
-import { createWriteHealth } from './write-health.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
 import type { Store } from '../types.ts';
+import { createGroupCommit } from './group-commit.ts';
+import { claimJobs, enqueueJobs, finishJob, ingestMessage, readRateState } from './jobs.ts';
+import { migrateSqlite } from './migrate.ts';
+import { createQueries, type Param } from './queries.ts';
+import { sqliteReads } from './reads.ts';
+import { enqueueReplays } from './replays.ts';
+import { createWalSync } from './wal-sync.ts';
+import { createWriteHealth } from './write-health.ts';
 
 // Another process on the same file (a restart overlapping the old one) holds the write lock briefly.
 const BUSY_TIMEOUT_MS = 5000;

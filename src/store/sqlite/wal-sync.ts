@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 
 /**
  * Makes SQLite's write-ahead log durable off the event loop. node:sqlite is synchronous, so a

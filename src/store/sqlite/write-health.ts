@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import request from 'supertest';
+
 import type { RateBucket } from '../../../src/admin/stats.ts';
 import { createApp } from '../../../src/app.ts';
-import { parseConfig, secretValues, type Config } from '../../../src/core/config.ts';
+import { type Config, parseConfig, secretValues } from '../../../src/core/config.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import type { Store } from '../../../src/store/types.ts';
 import { captureLogs, type LogCapture } from '../../support/log-capture.ts';

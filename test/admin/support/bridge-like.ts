@@ -4,9 +4,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { createApp } from '../../../src/app.ts';
 import { parseConfig, secretValues } from '../../../src/core/config.ts';
-import { createJobHandlers, MOMENTUM_RATE_KEY, type JobHandlers } from '../../../src/job-handlers.ts';
+import { createJobHandlers, type JobHandlers, MOMENTUM_RATE_KEY } from '../../../src/job-handlers.ts';
 import { createWorker, type Worker } from '../../../src/jobs/worker.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import type { Store } from '../../../src/store/types.ts';
@@ -44,9 +45,10 @@ export interface BridgeLikeOptions {
  */
 export async function startBridgeLike(options: BridgeLikeOptions): Promise<BridgeLike> {
   const dir = options.database === undefined ? mkdtempSync(path.join(tmpdir(), 'admin-bridge-')) : undefined;
-  const store = options.database === undefined
-    ? await openStore(`sqlite:${path.join(dir!, 'bridge.db')}`)
-    : await openStore(options.database.url, { poolMax: 4, ...(options.database.schema === undefined ? {} : { schema: options.database.schema }) });
+  const store =
+    options.database === undefined
+      ? await openStore(`sqlite:${path.join(dir!, 'bridge.db')}`)
+      : await openStore(options.database.url, { poolMax: 4, ...(options.database.schema === undefined ? {} : { schema: options.database.schema }) });
   const config = parseConfig({
     NODE_ENV: 'test',
     ADMIN_API_KEYS: KEY,
@@ -58,7 +60,15 @@ export async function startBridgeLike(options: BridgeLikeOptions): Promise<Bridg
   });
   const logs = captureLogs({ level: 'info', secrets: secretValues(config) });
   const runtime = await createJobHandlers(config, store, logs.logger);
-  const worker = createWorker({ store, registry: runtime.registry, logger: logs.logger, concurrency: 2, retrySchedule: options.retrySchedule, leaseMs: 30_000, pacer: runtime.pacer });
+  const worker = createWorker({
+    store,
+    registry: runtime.registry,
+    logger: logs.logger,
+    concurrency: 2,
+    retrySchedule: options.retrySchedule,
+    leaseMs: 30_000,
+    pacer: runtime.pacer,
+  });
   const app = createApp({ config, logger: logs.logger, readiness: [], store, momentumRate: { pacer: runtime.pacer, key: MOMENTUM_RATE_KEY } });
   if (options.startWorker ?? true) worker.start();
   const server: Server = app.listen(0, '127.0.0.1');

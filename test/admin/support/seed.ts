@@ -50,7 +50,12 @@ export async function settledJob(
   if (created === undefined) throw new Error('enqueue returned nothing');
   for (const failure of attempts.failures ?? []) {
     await claimOne(store, created.id);
-    await store.finish({ jobId: created.id, leaseOwner: OWNER, outcome: { state: 'retry', runAt: 0, error: failure.responseExcerpt ?? 'failed' }, attempt: failure });
+    await store.finish({
+      jobId: created.id,
+      leaseOwner: OWNER,
+      outcome: { state: 'retry', runAt: 0, error: failure.responseExcerpt ?? 'failed' },
+      attempt: failure,
+    });
   }
   await claimOne(store, created.id);
   await store.finish({ jobId: created.id, leaseOwner: OWNER, outcome, ...(attempts.last ? { attempt: attempts.last } : {}) });
@@ -60,10 +65,31 @@ export async function settledJob(
 }
 
 export const deadRemap = (store: Store, meetingId: string, extra: Partial<NewJob> = {}) =>
-  settledJob(store, remapJob(meetingId, extra), { state: 'dead', reason: '503 from Momentum after 3 attempts' }, {
-    failures: [{ startedAt: Date.now() - 2000, durationMs: 40, status: 503, errorClass: 'http_5xx', responseExcerpt: 'upstream unavailable', upstreamRequestId: 'req-a' }],
-    last: { startedAt: Date.now() - 1000, durationMs: 35, status: 503, errorClass: 'http_5xx', responseExcerpt: 'upstream unavailable', upstreamRequestId: 'req-b' },
-  });
+  settledJob(
+    store,
+    remapJob(meetingId, extra),
+    { state: 'dead', reason: '503 from Momentum after 3 attempts' },
+    {
+      failures: [
+        {
+          startedAt: Date.now() - 2000,
+          durationMs: 40,
+          status: 503,
+          errorClass: 'http_5xx',
+          responseExcerpt: 'upstream unavailable',
+          upstreamRequestId: 'req-a',
+        },
+      ],
+      last: {
+        startedAt: Date.now() - 1000,
+        durationMs: 35,
+        status: 503,
+        errorClass: 'http_5xx',
+        responseExcerpt: 'upstream unavailable',
+        upstreamRequestId: 'req-b',
+      },
+    },
+  );
 
 export async function runningJob(store: Store, job: NewJob): Promise<Job> {
   const [created] = await store.enqueue([{ ...job, runAt: 0 }]);
@@ -82,6 +108,8 @@ export async function deadRemaps(store: Store, meetingIds: readonly string[]): P
   const created = await store.enqueue(meetingIds.map((meetingId) => ({ ...remapJob(meetingId), runAt: 0 })));
   const claimed = await store.claim({ owner: OWNER, limit: created.length, leaseMs: leaseMs(), now: 1 });
   if (claimed.length !== created.length) throw new Error(`seeding claimed ${claimed.length} of ${created.length} jobs`);
-  await Promise.all(claimed.map((job) => store.finish({ jobId: job.id, leaseOwner: OWNER, outcome: { state: 'dead', reason: '503 from Momentum after 3 attempts' } })));
+  await Promise.all(
+    claimed.map((job) => store.finish({ jobId: job.id, leaseOwner: OWNER, outcome: { state: 'dead', reason: '503 from Momentum after 3 attempts' } })),
+  );
   return Promise.all(created.map(async (job) => (await store.getJob(job.id))!));
 }

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startBridge, type RunningBridge } from '../../../src/bridge.ts';
+
+import { type RunningBridge, startBridge } from '../../../src/bridge.ts';
 import { parseConfig } from '../../../src/core/config.ts';
 import { captureLogs } from '../../support/log-capture.ts';
 

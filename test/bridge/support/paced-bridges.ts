@@ -60,9 +60,14 @@ export const remapOf = (meetingId: string) => ({
 
 /** Posts an Outbound Message as Salesforce does; resolves once it is acknowledged (stored), else throws. */
 export async function postOutboundMessage(url: string, xml: string): Promise<void> {
-  const response = await fetch(`${url}/salesforce/outbound-message`, { method: 'POST', headers: { 'content-type': 'text/xml; charset=UTF-8', soapaction: '""' }, body: xml });
+  const response = await fetch(`${url}/salesforce/outbound-message`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/xml; charset=UTF-8', soapaction: '""' },
+    body: xml,
+  });
   const text = await response.text();
-  if (response.status !== 200 || !text.includes('<Ack>true</Ack>')) throw new Error(`the Outbound Message was not acknowledged: ${response.status} ${text.slice(0, 300)}`);
+  if (response.status !== 200 || !text.includes('<Ack>true</Ack>'))
+    throw new Error(`the Outbound Message was not acknowledged: ${response.status} ${text.slice(0, 300)}`);
 }
 
 /**

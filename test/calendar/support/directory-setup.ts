@@ -10,7 +10,10 @@ export const sfId = (prefix: string, n: number) => normalizeSalesforceId(`${pref
 /** The real jsforce attendee directory against a fake Salesforce holding `tables`. */
 export async function directoryWith(tables: Tables, options: { cacheTtlMs?: number } = {}) {
   const fake = await startFakeSalesforceRecords(tables);
-  const api = createSalesforceApi({ auth: { flow: 'client-credentials', loginUrl: fake.url, clientId: 'bridge-app', clientSecret: 'right-secret' }, apiVersion: '62.0' });
+  const api = createSalesforceApi({
+    auth: { flow: 'client-credentials', loginUrl: fake.url, clientId: 'bridge-app', clientSecret: 'right-secret' },
+    apiVersion: '62.0',
+  });
   const directory = createJsforceAttendeeDirectory({ api, logger: captureLogs().logger, cacheTtlMs: options.cacheTtlMs ?? 600_000 });
   return { fake, directory };
 }
@@ -18,11 +21,16 @@ export async function directoryWith(tables: Tables, options: { cacheTtlMs?: numb
 /** Which kinds of lookup the queries were, in order (Contact, Lead, ContactDomain, Website, Opportunity). */
 export function queryKinds(queries: readonly string[]): string[] {
   return queries.map((soql) =>
-    soql.startsWith('SELECT Id, Email, AccountId FROM Contact') ? 'Contact'
-    : soql.startsWith('SELECT Id, Email FROM Lead') ? 'Lead'
-    : soql.startsWith('SELECT AccountId, Email FROM Contact') ? 'ContactDomain'
-    : soql.startsWith('SELECT Id, Website FROM Account') ? 'Website'
-    : soql.includes('FROM Opportunity') ? 'Opportunity'
-    : soql,
+    soql.startsWith('SELECT Id, Email, AccountId FROM Contact')
+      ? 'Contact'
+      : soql.startsWith('SELECT Id, Email FROM Lead')
+        ? 'Lead'
+        : soql.startsWith('SELECT AccountId, Email FROM Contact')
+          ? 'ContactDomain'
+          : soql.startsWith('SELECT Id, Website FROM Account')
+            ? 'Website'
+            : soql.includes('FROM Opportunity')
+              ? 'Opportunity'
+              : soql,
   );
 }

@@ -42,25 +42,42 @@ function answer(soql: string, tables: Tables): unknown {
   let match = /^SELECT Id, Email, AccountId FROM Contact WHERE Email IN \((.*)\)$/.exec(soql);
   if (match) {
     const emails = quoted(match[1]!).map((email) => email.toLowerCase());
-    return records('Contact', (tables.contacts ?? []).filter((row) => emails.includes(row.Email.toLowerCase())));
+    return records(
+      'Contact',
+      (tables.contacts ?? []).filter((row) => emails.includes(row.Email.toLowerCase())),
+    );
   }
   match = /^SELECT Id, Email FROM Lead WHERE IsConverted = false AND Email IN \((.*)\)$/.exec(soql);
   if (match) {
     const emails = quoted(match[1]!).map((email) => email.toLowerCase());
-    return records('Lead', (tables.leads ?? []).filter((row) => !row.IsConverted && emails.includes(row.Email.toLowerCase())).map(({ Id, Email }) => ({ Id, Email })));
+    return records(
+      'Lead',
+      (tables.leads ?? []).filter((row) => !row.IsConverted && emails.includes(row.Email.toLowerCase())).map(({ Id, Email }) => ({ Id, Email })),
+    );
   }
   match = /^SELECT AccountId, Email FROM Contact WHERE AccountId != null AND \((.*)\) LIMIT \d+$/.exec(soql);
   if (match) {
     const suffixes = quoted(match[1]!).map((like) => like.replace(/^%/, '').toLowerCase());
-    return records('Contact', (tables.contacts ?? []).filter((row) => row.AccountId !== null && suffixes.some((suffix) => row.Email.toLowerCase().endsWith(suffix))).map(({ AccountId, Email }) => ({ AccountId, Email })));
+    return records(
+      'Contact',
+      (tables.contacts ?? [])
+        .filter((row) => row.AccountId !== null && suffixes.some((suffix) => row.Email.toLowerCase().endsWith(suffix)))
+        .map(({ AccountId, Email }) => ({ AccountId, Email })),
+    );
   }
   match = /^SELECT Id, Website FROM Account WHERE (.*) ORDER BY LastModifiedDate DESC LIMIT \d+$/.exec(soql);
   if (match) {
     const parts = quoted(match[1]!).map((like) => like.replace(/%/g, '').toLowerCase());
     const rows = (tables.accounts ?? []).filter((row) => row.Website !== null && parts.some((part) => row.Website!.toLowerCase().includes(part)));
-    return records('Account', rows.map(({ Id, Website }) => ({ Id, Website })));
+    return records(
+      'Account',
+      rows.map(({ Id, Website }) => ({ Id, Website })),
+    );
   }
-  match = /^SELECT Id, AccountId, IsClosed, CloseDate, CreatedDate, LastModifiedDate, Owner\.Email, \(SELECT Contact\.Email FROM OpportunityContactRoles\) FROM Opportunity WHERE AccountId IN \((.*)\) AND \(IsClosed = false OR CloseDate = LAST_N_DAYS:365\) ORDER BY LastModifiedDate DESC LIMIT \d+$/.exec(soql);
+  match =
+    /^SELECT Id, AccountId, IsClosed, CloseDate, CreatedDate, LastModifiedDate, Owner\.Email, \(SELECT Contact\.Email FROM OpportunityContactRoles\) FROM Opportunity WHERE AccountId IN \((.*)\) AND \(IsClosed = false OR CloseDate = LAST_N_DAYS:365\) ORDER BY LastModifiedDate DESC LIMIT \d+$/.exec(
+      soql,
+    );
   if (match) {
     const ids = quoted(match[1]!);
     const rows = (tables.opportunities ?? []).filter((row) => ids.includes(row.AccountId));
@@ -69,14 +86,22 @@ function answer(soql: string, tables: Tables): unknown {
       rows.map(({ OwnerEmail, ContactRoleEmails, ...row }) => ({
         ...row,
         Owner: OwnerEmail === null ? null : { attributes: { type: 'User' }, Email: OwnerEmail },
-        OpportunityContactRoles: ContactRoleEmails?.length ? records('OpportunityContactRole', ContactRoleEmails.map((Email) => ({ Contact: { Email } }))) : null,
+        OpportunityContactRoles: ContactRoleEmails?.length
+          ? records(
+              'OpportunityContactRole',
+              ContactRoleEmails.map((Email) => ({ Contact: { Email } })),
+            )
+          : null,
       })),
     );
   }
   return undefined;
 }
 
-export async function startFakeSalesforceRecords(tables: Tables, credentials = { clientId: 'bridge-app', clientSecret: 'right-secret' }): Promise<FakeSalesforceRecords> {
+export async function startFakeSalesforceRecords(
+  tables: Tables,
+  credentials = { clientId: 'bridge-app', clientSecret: 'right-secret' },
+): Promise<FakeSalesforceRecords> {
   const queries: string[] = [];
   const tokens = new Set<string>();
   let failures = 0;
@@ -93,7 +118,11 @@ export async function startFakeSalesforceRecords(tables: Tables, credentials = {
       const target = new URL(req.url ?? '/', url);
       if (req.method === 'POST' && target.pathname === '/services/oauth2/token') {
         const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-        if (form.get('grant_type') !== 'client_credentials' || form.get('client_id') !== credentials.clientId || form.get('client_secret') !== credentials.clientSecret) {
+        if (
+          form.get('grant_type') !== 'client_credentials' ||
+          form.get('client_id') !== credentials.clientId ||
+          form.get('client_secret') !== credentials.clientSecret
+        ) {
           return send(res, 400, { error: 'invalid_client' });
         }
         const token = `00D!${randomUUID()}`;
@@ -103,7 +132,8 @@ export async function startFakeSalesforceRecords(tables: Tables, credentials = {
       if (req.method === 'GET' && /^\/services\/data\/v\d+\.\d\/query\/?$/.test(target.pathname)) {
         const soql = target.searchParams.get('q') ?? '';
         queries.push(soql);
-        if (!tokens.has(/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '')) return send(res, 401, [{ errorCode: 'INVALID_SESSION_ID', message: 'Session expired' }]);
+        if (!tokens.has(/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? ''))
+          return send(res, 401, [{ errorCode: 'INVALID_SESSION_ID', message: 'Session expired' }]);
         if (failures > 0) {
           failures -= 1;
           return send(res, 503, [{ errorCode: 'SERVER_UNAVAILABLE', message: 'unavailable' }]);

@@ -1,17 +1,17 @@
 import { calendarEventsRouter } from '../../../routes/calendar-events.ts';
 import { googleCalendarRouter } from '../../../routes/google-calendar.ts';
+import type { AttendeeDirectory } from '../../../src/calendar/attendee-directory.ts';
 import { calendarMappers } from '../../../src/calendar/calendar-mappers.ts';
 import { parseConfig } from '../../../src/core/config.ts';
 import type { GoogleScheduler } from '../../../src/google/channel-scheduler.ts';
 import { createGoogleRuntime, type GoogleRuntime } from '../../../src/google/google-runtime.ts';
-import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
 import { createJobRegistry } from '../../../src/jobs/registry.ts';
 import { createWorker, type Worker } from '../../../src/jobs/worker.ts';
 import { builtInRules } from '../../../src/mapping/default-rules.ts';
 import { createMapEventHandler, MAP_EVENT_JOB } from '../../../src/mapping/map-event-handler.ts';
 import { createMomentumClient } from '../../../src/momentum/client.ts';
 import { createRemapHandler } from '../../../src/momentum/delivery-handlers.ts';
-import type { AttendeeDirectory } from '../../../src/calendar/attendee-directory.ts';
+import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
 import type { Store } from '../../../src/store/types.ts';
 import type { FakeGoogle } from '../../fakes/fake-google.ts';
 import type { FakeMomentum } from '../../fakes/fake-momentum.ts';
@@ -51,7 +51,9 @@ export async function startCalendarBridge(options: {
   const db = await sqliteRunner(options.file);
   const channels = createSqlChannelStore(db.runner);
   const routes = [googleCalendarRouter({ channels, store: options.store, logger: logs.logger })];
-  routes.push(calendarEventsRouter({ config: { CALENDAR_WEBHOOK_SECRETS: [WEBHOOK_SECRET], CALENDAR_MAX_BODY: 65_536 }, store: options.store, logger: logs.logger }));
+  routes.push(
+    calendarEventsRouter({ config: { CALENDAR_WEBHOOK_SECRETS: [WEBHOOK_SECRET], CALENDAR_MAX_BODY: 65_536 }, store: options.store, logger: logs.logger }),
+  );
   const server = await listen(routes, logs.logger, options.port);
   const config = parseConfig({
     GOOGLE_SERVICE_ACCOUNT_KEY: testServiceAccountKey(options.google.tokenUrl),
@@ -63,13 +65,27 @@ export async function startCalendarBridge(options: {
   });
 
   const runtime = createGoogleRuntime(config, { store: options.store, channels, logger: logs.logger, ...(options.now ? { now: options.now } : {}) })!;
-  const client = createMomentumClient({ apiBaseUrl: options.momentum.url, receiverUrl: options.momentum.url, importPath: '/user-provided-meeting', apiKey: 'mk-test-key', timeoutMs: 5_000 });
+  const client = createMomentumClient({
+    apiBaseUrl: options.momentum.url,
+    receiverUrl: options.momentum.url,
+    importPath: '/user-provided-meeting',
+    apiKey: 'mk-test-key',
+    timeoutMs: 5_000,
+  });
   const rules = builtInRules({ triggerSummary: false, triggerAiSignals: false });
   const registry = createJobRegistry(runtime.handlers);
   registry.register('remap', createRemapHandler({ client, store: options.store, rateKey: 'momentum', logger: logs.logger }));
   const mappers = calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: options.directory });
   registry.register(MAP_EVENT_JOB, createMapEventHandler({ store: options.store, logger: logs.logger, mappers }));
-  const worker = createWorker({ store: options.store, registry, logger: logs.logger, concurrency: 2, retrySchedule: [0, 50, 100, 200], leaseMs: 30_000, maxIdleMs: 200 });
+  const worker = createWorker({
+    store: options.store,
+    registry,
+    logger: logs.logger,
+    concurrency: 2,
+    retrySchedule: [0, 50, 100, 200],
+    leaseMs: 30_000,
+    maxIdleMs: 200,
+  });
   worker.start();
   const scheduler = await runtime.start({ maintainEveryMs: 3_600_000 });
   // Waits for the first round (channels + a sync of every calendar) that start() began.

@@ -1,9 +1,9 @@
-import { createCalendarClient, type CalendarClient } from '../../../src/google/calendar-client.ts';
-import type { ChannelStore } from '../../../src/store/channel-store.ts';
+import { type CalendarClient, createCalendarClient } from '../../../src/google/calendar-client.ts';
 import { createGoogleAuth, loadServiceAccountKey } from '../../../src/google/service-account.ts';
+import type { ChannelStore } from '../../../src/store/channel-store.ts';
 import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
-import { startFakeGoogle, type FakeGoogle } from '../../fakes/fake-google.ts';
-import { testKeyPair, testServiceAccountKey, TEST_SERVICE_ACCOUNT } from './service-account-key.ts';
+import { type FakeGoogle, startFakeGoogle } from '../../fakes/fake-google.ts';
+import { TEST_SERVICE_ACCOUNT, testKeyPair, testServiceAccountKey } from './service-account-key.ts';
 import { sqliteRunner, type TestRunner } from './sql-runners.ts';
 
 export interface GoogleSetup {
@@ -16,7 +16,11 @@ export interface GoogleSetup {
 
 /** A fake Google, the real calendar client authenticated with a test service account, and a channel store on its own SQLite file. */
 export async function googleSetup(options: { pageSize?: number; file?: string } = {}): Promise<GoogleSetup> {
-  const google = await startFakeGoogle({ serviceAccountEmail: TEST_SERVICE_ACCOUNT, publicKeyPem: testKeyPair().publicKeyPem, ...(options.pageSize ? { pageSize: options.pageSize } : {}) });
+  const google = await startFakeGoogle({
+    serviceAccountEmail: TEST_SERVICE_ACCOUNT,
+    publicKeyPem: testKeyPair().publicKeyPem,
+    ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+  });
   const key = loadServiceAccountKey({ json: testServiceAccountKey(google.tokenUrl) })!;
   const client = createCalendarClient({ baseUrl: google.calendarApiUrl, auth: createGoogleAuth(key) });
   const db = await sqliteRunner(options.file);

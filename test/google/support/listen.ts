@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import express, { type Router } from 'express';
-import { jsonErrorHandler, jsonNotFound } from '../../../src/http/error-handler.ts';
+
 import type { Logger } from '../../../src/core/logger.ts';
+import { jsonErrorHandler, jsonNotFound } from '../../../src/http/error-handler.ts';
 
 /**
  * The routers under test in an express app with the bridge's own JSON error handling, listening

@@ -3,10 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+
 import pg from 'pg';
+
 import { channelTableStatements } from '../../../src/store/google-channel-migration.ts';
-import type { SqlRunner } from '../../../src/store/sql-channel-store.ts';
 import { toSqlite } from '../../../src/store/sql.ts';
+import type { SqlRunner } from '../../../src/store/sql-channel-store.ts';
 
 /**
  * SqlRunners for the channel store's tests, one per engine, each on data of its own (a SQLite file

@@ -13,9 +13,15 @@ function read<T>(file: string, work: (db: DatabaseSync) => T): T {
   }
 }
 
-export function storedEvents(file: string): Array<{ id: number; source: string; senderId: string | null; dedupeKey: string; payload: unknown; state: string; reason: string | null }> {
+export function storedEvents(
+  file: string,
+): Array<{ id: number; source: string; senderId: string | null; dedupeKey: string; payload: unknown; state: string; reason: string | null }> {
   return read(file, (db) =>
-    (db.prepare('SELECT id, source, sender_id, dedupe_key, parsed_payload, state, state_reason FROM inbound_events ORDER BY id').all() as Array<Record<string, unknown>>).map((row) => ({
+    (
+      db.prepare('SELECT id, source, sender_id, dedupe_key, parsed_payload, state, state_reason FROM inbound_events ORDER BY id').all() as Array<
+        Record<string, unknown>
+      >
+    ).map((row) => ({
       id: Number(row.id),
       source: String(row.source),
       senderId: row.sender_id === null ? null : String(row.sender_id),
@@ -27,7 +33,9 @@ export function storedEvents(file: string): Array<{ id: number; source: string; 
   );
 }
 
-export function storedJobs(file: string): Array<{ id: number; kind: string; payload: unknown; coalesceKey: string | null; state: string; eventId: number | null }> {
+export function storedJobs(
+  file: string,
+): Array<{ id: number; kind: string; payload: unknown; coalesceKey: string | null; state: string; eventId: number | null }> {
   return read(file, (db) =>
     (db.prepare('SELECT id, kind, payload, coalesce_key, state, event_id FROM jobs ORDER BY id').all() as Array<Record<string, unknown>>).map((row) => ({
       id: Number(row.id),

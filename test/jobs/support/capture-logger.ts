@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+
 import { createLogger, type Logger } from '../../../src/core/logger.ts';
 
 /** A real winston logger whose JSON lines the test can read back. */

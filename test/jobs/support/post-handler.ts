@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
-import { parseRetryAfter, SLOW_DOWN_MIN_DELAY_MS } from '../../../src/jobs/retry-policy.ts';
+
 import type { Pacer } from '../../../src/jobs/pacer.ts';
+import { parseRetryAfter, SLOW_DOWN_MIN_DELAY_MS } from '../../../src/jobs/retry-policy.ts';
 import type { JobHandler } from '../../../src/jobs/types.ts';
 
 export interface PostHandlerOptions {
@@ -35,7 +36,14 @@ export function createPostHandler(options: PostHandlerOptions): JobHandler {
       if (status === 429) {
         const retryAfterMs = parseRetryAfter(response.headers['retry-after'], context.now());
         if (options.pacer && retryAfterMs !== undefined) await options.pacer.block(bucketKey, context.now() + retryAfterMs);
-        return { kind: 'retryable', error: 'HTTP 429', retryAfterMs, minDelayMs: SLOW_DOWN_MIN_DELAY_MS, attempt: { ...attempt, errorClass: 'http_429' }, calledUpstream: true };
+        return {
+          kind: 'retryable',
+          error: 'HTTP 429',
+          retryAfterMs,
+          minDelayMs: SLOW_DOWN_MIN_DELAY_MS,
+          attempt: { ...attempt, errorClass: 'http_429' },
+          calledUpstream: true,
+        };
       }
       if (status >= 500) return { kind: 'retryable', error: `HTTP ${status}`, attempt: { ...attempt, errorClass: 'http_5xx' }, calledUpstream: true };
       return { kind: 'final', state: 'dead', reason: `HTTP ${status}`, attempt: { ...attempt, errorClass: 'rejected' }, calledUpstream: true };

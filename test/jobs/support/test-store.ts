@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import winston from 'winston';
+
 import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
 import type { Store } from '../../../src/store/types.ts';
 

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startBridge, type RunningBridge } from '../../../src/bridge.ts';
+
+import { type RunningBridge, startBridge } from '../../../src/bridge.ts';
 import { parseConfig } from '../../../src/core/config.ts';
 import { createFakeMomentum, type FakeMomentum } from '../../fakes/fake-momentum.ts';
 import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
@@ -59,14 +60,24 @@ export async function startBridgeHarness(env: Record<string, string> = {}): Prom
     logs,
     file,
     postSalesforce: (xml, headers = {}) =>
-      fetch(`${bridge.url}/salesforce/outbound-message`, { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""', ...headers }, body: xml }),
+      fetch(`${bridge.url}/salesforce/outbound-message`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""', ...headers },
+        body: xml,
+      }),
     scrape,
     async scrapeUntil(ready, what) {
       const deadline = Date.now() + 10_000;
       for (;;) {
         const text = await scrape();
         if (ready(text)) return text;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last scrape:\n${text.split('\n').filter((line) => line.startsWith('bridge_')).join('\n')}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `timed out waiting for ${what}; last scrape:\n${text
+              .split('\n')
+              .filter((line) => line.startsWith('bridge_'))
+              .join('\n')}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

@@ -23,9 +23,7 @@ export function parseSamples(text: string): Sample[] {
 
 /** The value of the one sample of `name` whose labels include `labels`; undefined when there is none. */
 export function sampleValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = parseSamples(text).filter(
-    (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
-  );
+  const found = parseSamples(text).filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}; name more labels`);
   return found[0]?.value;
 }

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+
 import { createLogger, type Logger } from '../../../src/core/logger.ts';
 
 /** A real winston logger whose JSON lines land in `lines`, so tests can read what was logged. */

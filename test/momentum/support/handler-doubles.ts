@@ -1,6 +1,6 @@
+import type { Logger } from '../../../src/core/logger.ts';
 import type { Pacer } from '../../../src/jobs/pacer.ts';
 import type { JobContext } from '../../../src/jobs/types.ts';
-import type { Logger } from '../../../src/core/logger.ts';
 import type { Job } from '../../../src/store/types.ts';
 
 export const NOW = Date.parse('2026-05-08T14:00:00.000Z');

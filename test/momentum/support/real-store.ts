@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { openStore } from '../../../src/store/open-store.ts';
 import type { Job, Store } from '../../../src/store/types.ts';
 

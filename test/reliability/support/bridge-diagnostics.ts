@@ -18,13 +18,21 @@ export async function describeBridge(bridge: BridgeProcess & { url?: string }): 
   const describe = (line: Record<string, unknown>) => `${String(line.message)}: ${JSON.stringify(line.error ?? '').slice(0, 300)}`;
   // server.ts logs why it exits (uncaught exception, unhandled rejection): that line first.
   const fatal = bridge.logs.find((line) => /uncaught|unhandled/i.test(String(line.message)));
-  const errors = bridge.logs.filter((line) => line.level === 'error' && line !== fatal).slice(-2).map(describe);
+  const errors = bridge.logs
+    .filter((line) => line.level === 'error' && line !== fatal)
+    .slice(-2)
+    .map(describe);
   const state = exited ? `exited (code ${exitCode}, signal ${signalCode})` : 'still running';
   return `bridge ${state}; /healthz: ${health}; fatal: ${fatal ? describe(fatal) : 'none'}; last errors: ${errors.join(' | ') || 'none'}`;
 }
 
 /** waitFor, failing at once if the bridge exits, with the bridge's state in the failure message. */
-export async function waitForBridge(bridge: BridgeProcess & { url?: string }, what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitForBridge(
+  bridge: BridgeProcess & { url?: string },
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const alive = async () => {
     if (bridge.child.exitCode !== null || bridge.child.signalCode !== null) throw new Error(`the bridge exited while waiting for ${what}`);
     return check();

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+
 import fc from 'fast-check';
+
 import { genericCalendarEventSchema } from '../../../src/calendar/generic-event-schema.ts';
 import { signStandardWebhook } from '../../../src/calendar/standard-webhooks.ts';
 
@@ -58,11 +60,20 @@ const mutatedEvent: fc.Arbitrary<Buffer> = fc.oneof(
 
 const badAuth: fc.Arbitrary<Auth> = fc.oneof(
   fc.constantFrom('webhook-id', 'webhook-timestamp', 'webhook-signature').map((header): Auth => ({ kind: 'missing', header })),
-  fc.oneof(fc.base64String(), fc.string({ maxLength: 200 }), fc.base64String().map((b64) => `v1,${b64}`), fc.constant('v2,abc v1')).map((signature): Auth => ({ kind: 'forged', signature })),
+  fc
+    .oneof(
+      fc.base64String(),
+      fc.string({ maxLength: 200 }),
+      fc.base64String().map((b64) => `v1,${b64}`),
+      fc.constant('v2,abc v1'),
+    )
+    .map((signature): Auth => ({ kind: 'forged', signature })),
   fc.constant<Auth>({ kind: 'other-secret' }),
   fc.constant<Auth>({ kind: 'other-body' }),
   fc.oneof(fc.integer({ min: 301, max: 10_000_000 }), fc.integer({ min: -10_000_000, max: -301 })).map((skewSeconds): Auth => ({ kind: 'stale', skewSeconds })),
-  fc.oneof(fc.constant('-5'), fc.constant('1.5'), fc.constant('1e9'), fc.constant(''), fc.string({ maxLength: 20 })).map((timestamp): Auth => ({ kind: 'bad-timestamp', timestamp })),
+  fc
+    .oneof(fc.constant('-5'), fc.constant('1.5'), fc.constant('1e9'), fc.constant(''), fc.string({ maxLength: 20 }))
+    .map((timestamp): Auth => ({ kind: 'bad-timestamp', timestamp })),
   // Ids the verifier must refuse (standard-webhooks.ts SANE_ID), in characters a header can carry.
   fc
     .oneof(fc.constant('has space'), fc.constant('x'.repeat(300)), fc.constant('<script>'), fc.string({ minLength: 1, maxLength: 40 }))
@@ -72,10 +83,22 @@ const badAuth: fc.Arbitrary<Auth> = fc.oneof(
 
 export const hostileDelivery: fc.Arbitrary<DeliveryPlan> = fc.oneof(
   // Correctly signed garbage: only the body checks stand in the way.
-  fc.record({ body: fc.oneof(fc.jsonValue().map(json), fc.uint8Array({ maxLength: 1024 }).map((b) => Buffer.from(b)), mutatedEvent), auth: fc.constant<Auth>({ kind: 'good' }), contentType: fc.constant('application/json') }),
+  fc.record({
+    body: fc.oneof(
+      fc.jsonValue().map(json),
+      fc.uint8Array({ maxLength: 1024 }).map((b) => Buffer.from(b)),
+      mutatedEvent,
+    ),
+    auth: fc.constant<Auth>({ kind: 'good' }),
+    contentType: fc.constant('application/json'),
+  }),
   // A valid event with every way the signature can be wrong.
   fc.record({ body: fc.constant(validBody), auth: badAuth, contentType: fc.constant('application/json') }),
-  fc.record({ body: fc.constant(validBody), auth: fc.constant<Auth>({ kind: 'good' }), contentType: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'text/xml', '') }),
+  fc.record({
+    body: fc.constant(validBody),
+    auth: fc.constant<Auth>({ kind: 'good' }),
+    contentType: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'text/xml', ''),
+  }),
 );
 
 /** Builds the headers the plan asks for, with `id` as the fresh webhook-id. */

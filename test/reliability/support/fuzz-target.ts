@@ -4,7 +4,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { expect } from 'vitest';
+
 import { createApp } from '../../../src/app.ts';
 import { parseConfig } from '../../../src/core/config.ts';
 import { AppError } from '../../../src/core/errors.ts';

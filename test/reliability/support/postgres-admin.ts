@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+
 import pg from 'pg';
 import winston from 'winston';
+
 import { connectionConfig } from '../../../src/store/postgres/pool.ts';
 
 /** The test's own PostgreSQL session, for breaking the bridge's connections and cleaning up. */

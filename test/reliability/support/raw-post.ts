@@ -11,7 +11,9 @@ export function postRaw(url: string, path: string, headers: Record<string, strin
     const req = request(`${url}${path}`, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ kind: 'reply', status: res.statusCode ?? 0, contentType: res.headers['content-type'], text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ kind: 'reply', status: res.statusCode ?? 0, contentType: res.headers['content-type'], text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', (error: NodeJS.ErrnoException) => resolve({ kind: 'reset', code: error.code ?? error.message }));
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ kind: 'reset', code: error.code ?? error.message }));

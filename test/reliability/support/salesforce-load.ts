@@ -1,4 +1,4 @@
-import { outboundMessage, type NotificationSpec } from '../../ingest/outbound-message-builder.ts';
+import { type NotificationSpec, outboundMessage } from '../../ingest/outbound-message-builder.ts';
 
 /**
  * Outbound Messages for load scenarios: every notification is a distinct Event (its own Id and

@@ -1,4 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
+
 import pg from 'pg';
 
 /**
@@ -92,7 +93,10 @@ export function sqliteState(file: string): StoredState {
 export async function postgresState(url: string, schema: string): Promise<StoredState> {
   const client = new pg.Client({ connectionString: url, application_name: 'reliability-test-reader', options: `-c search_path=${schema}` });
   await client.connect();
-  return readState(async (sql) => (await client.query(sql)).rows as Row[], () => client.end());
+  return readState(
+    async (sql) => (await client.query(sql)).rows as Row[],
+    () => client.end(),
+  );
 }
 
 /** Jobs still to run: pending, or running under a lease. */

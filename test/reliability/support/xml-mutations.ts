@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import fc from 'fast-check';
+
 import { BILLION_LAUGHS_MESSAGE, eventNotification, otherPrefixesMessage, outboundMessage, XXE_MESSAGE } from '../../ingest/outbound-message-builder.ts';
 
 /**
@@ -27,7 +29,10 @@ type Mutation = (body: Buffer) => Buffer;
 type TextMutation = (xml: string) => string;
 
 /** Most mutations work on text; a byte flip before them may have left invalid UTF-8 (decoded as U+FFFD). */
-const onText = (mutate: TextMutation): Mutation => (body) => Buffer.from(mutate(body.toString('utf8')), 'utf8');
+const onText =
+  (mutate: TextMutation): Mutation =>
+  (body) =>
+    Buffer.from(mutate(body.toString('utf8')), 'utf8');
 
 const at = (xml: string, fraction: number) => Math.floor(fraction * xml.length);
 const insertAt = (xml: string, fraction: number, text: string) => xml.slice(0, at(xml, fraction)) + text + xml.slice(at(xml, fraction));
@@ -42,37 +47,45 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     if (bytes.length > 0) bytes[Math.min(bytes.length - 1, Math.floor(where * bytes.length))] = byte;
     return bytes;
   }),
-  fraction.map((where): Mutation => (body) => body.subarray(0, Math.floor(where * body.length))),
-  fc.constantFrom<TextMutation>(
-    (xml) => afterDeclaration(xml, '<!DOCTYPE foo [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>').replace('</sf:Id>', '&xxe;</sf:Id>'),
-    (xml) => afterDeclaration(xml, '<!DOCTYPE d [ <!ENTITY e "expanded"> ]>'),
-    (xml) => afterDeclaration(xml, '<!DOCTYPE d SYSTEM "http://169.254.169.254/latest/meta-data/">'),
-    (xml) => xml.replace('</sf:Subject>', '&lol9;</sf:Subject>'),
-    (xml) => xml.replace('</sf:Subject>', '&#0;&#xD800;</sf:Subject>'),
-    (xml) => xml.replace('<sf:Subject>', '<sf:Subject><![CDATA[<Notification><Id>04l8d0000999XyZAAU</Id>]]>'),
-    (xml) => xml.replaceAll(OUTBOUND_NS, 'http://soap.sforce.com/2005/09/outbound2'),
-    (xml) => xml.replaceAll(ENVELOPE_NS, 'http://www.w3.org/2003/05/soap-envelope'),
-    (xml) => xml.replace(/xmlns:sf="[^"]*"/g, ''),
-    (xml) => xml.replace(/<Notification>[\s\S]*?<\/Notification>/, (n) => n + n),
-    (xml) => xml.replace(/<Notification>[\s\S]*?<\/Notification>/, (n) => n.repeat(101)),
-    (xml) => xml.replace('</sf:Subject>', `${'<a>'.repeat(2000)}${'</a>'.repeat(2000)}</sf:Subject>`),
-    (xml) => xml.replace(/<\/[A-Za-z:]+>$/, ''),
-    (xml) => xml.replace(/<OrganizationId>[^<]*<\/OrganizationId>/, '<OrganizationId><x/></OrganizationId>'),
-    (xml) => xml.replace(/xsi:type="[^"]*"/, 'xsi:type="sf:Evil Type"'),
-    // Past SALESFORCE_MAX_BODY (2 MB by default): refused before it is parsed.
-    (xml) => xml.replace('</sf:Subject>', `${'x'.repeat(2_200_000)}</sf:Subject>`),
-  ).map(onText),
-  fc.tuple(fraction, fc.integer({ min: 1_000, max: 200_000 })).map(([where, size]) => onText((xml) => {
-    const tags = [...xml.matchAll(/<[A-Za-z][^\s/>]*/g)];
-    const tag = tags[Math.floor(where * tags.length)];
-    if (tag?.index === undefined) return xml;
-    const end = tag.index + tag[0].length;
-    return `${xml.slice(0, end)} huge="${'A'.repeat(size)}"${xml.slice(end)}`;
-  })),
-  fc.tuple(fraction, fc.string({ unit: 'binary', minLength: 1, maxLength: 64 })).map(([where, text]) => onText((xml) => insertAt(xml, where, text))),
-  fc.tuple(fraction, fc.constantFrom('<', '>', '&', '"', "'", ']]>', '<?pi x?>', '<!-- c -->', '\u0000', '\uFEFF', '\uD800')).map(([where, text]) =>
-    onText((xml) => insertAt(xml, where, text)),
+  fraction.map(
+    (where): Mutation =>
+      (body) =>
+        body.subarray(0, Math.floor(where * body.length)),
   ),
+  fc
+    .constantFrom<TextMutation>(
+      (xml) => afterDeclaration(xml, '<!DOCTYPE foo [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>').replace('</sf:Id>', '&xxe;</sf:Id>'),
+      (xml) => afterDeclaration(xml, '<!DOCTYPE d [ <!ENTITY e "expanded"> ]>'),
+      (xml) => afterDeclaration(xml, '<!DOCTYPE d SYSTEM "http://169.254.169.254/latest/meta-data/">'),
+      (xml) => xml.replace('</sf:Subject>', '&lol9;</sf:Subject>'),
+      (xml) => xml.replace('</sf:Subject>', '&#0;&#xD800;</sf:Subject>'),
+      (xml) => xml.replace('<sf:Subject>', '<sf:Subject><![CDATA[<Notification><Id>04l8d0000999XyZAAU</Id>]]>'),
+      (xml) => xml.replaceAll(OUTBOUND_NS, 'http://soap.sforce.com/2005/09/outbound2'),
+      (xml) => xml.replaceAll(ENVELOPE_NS, 'http://www.w3.org/2003/05/soap-envelope'),
+      (xml) => xml.replace(/xmlns:sf="[^"]*"/g, ''),
+      (xml) => xml.replace(/<Notification>[\s\S]*?<\/Notification>/, (n) => n + n),
+      (xml) => xml.replace(/<Notification>[\s\S]*?<\/Notification>/, (n) => n.repeat(101)),
+      (xml) => xml.replace('</sf:Subject>', `${'<a>'.repeat(2000)}${'</a>'.repeat(2000)}</sf:Subject>`),
+      (xml) => xml.replace(/<\/[A-Za-z:]+>$/, ''),
+      (xml) => xml.replace(/<OrganizationId>[^<]*<\/OrganizationId>/, '<OrganizationId><x/></OrganizationId>'),
+      (xml) => xml.replace(/xsi:type="[^"]*"/, 'xsi:type="sf:Evil Type"'),
+      // Past SALESFORCE_MAX_BODY (2 MB by default): refused before it is parsed.
+      (xml) => xml.replace('</sf:Subject>', `${'x'.repeat(2_200_000)}</sf:Subject>`),
+    )
+    .map(onText),
+  fc.tuple(fraction, fc.integer({ min: 1_000, max: 200_000 })).map(([where, size]) =>
+    onText((xml) => {
+      const tags = [...xml.matchAll(/<[A-Za-z][^\s/>]*/g)];
+      const tag = tags[Math.floor(where * tags.length)];
+      if (tag?.index === undefined) return xml;
+      const end = tag.index + tag[0].length;
+      return `${xml.slice(0, end)} huge="${'A'.repeat(size)}"${xml.slice(end)}`;
+    }),
+  ),
+  fc.tuple(fraction, fc.string({ unit: 'binary', minLength: 1, maxLength: 64 })).map(([where, text]) => onText((xml) => insertAt(xml, where, text))),
+  fc
+    .tuple(fraction, fc.constantFrom('<', '>', '&', '"', "'", ']]>', '<?pi x?>', '<!-- c -->', '\u0000', '\uFEFF', '\uD800'))
+    .map(([where, text]) => onText((xml) => insertAt(xml, where, text))),
 );
 
 /** A seed message (bytes) with one to three mutations applied. */
