@@ -14,6 +14,7 @@ export class ApiError extends Error {
  * @param {{ getKey: () => string | null, onUnauthorized: () => void }} options
  */
 export function createApi({ getKey, onUnauthorized }) {
+  /** @param {string} method @param {string} path @param {{ query?: Record<string, unknown>, body?: unknown }} [options] */
   async function call(method, path, { query, body } = {}) {
     const url = new URL(path, document.baseURI);
     for (const [name, value] of Object.entries(query ?? {})) {

@@ -8,7 +8,7 @@ export function createBulkReplay({ api, onChanged }) {
   const panel = byId('bulk-panel');
   const summary = byId('bulk-summary');
   const sample = byId('bulk-sample');
-  const confirm = byId('bulk-confirm');
+  const confirm = /** @type {HTMLButtonElement} */ (byId('bulk-confirm'));
   const filter = { state: 'dead' };
 
   async function dryRun() {

@@ -6,8 +6,8 @@ const PAGE_SIZE = 25;
 /** The deliveries table: state and kind filters, keyset paging, a click opens the detail. */
 export function createDeliveries({ api, detail }) {
   const body = byId('deliveries-table').querySelector('tbody');
-  const stateFilter = byId('delivery-state');
-  const kindFilter = byId('delivery-kind');
+  const stateFilter = /** @type {HTMLSelectElement} */ (byId('delivery-state'));
+  const kindFilter = /** @type {HTMLSelectElement} */ (byId('delivery-kind'));
   const pager = createPager('deliveries', () => load());
 
   function row(item) {

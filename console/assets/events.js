@@ -7,8 +7,8 @@ const DELIVERY_KINDS = new Set(['remap', 'import']);
 /** Inbound events: filters, paging, and a detail with the raw payload as received and the jobs it made. */
 export function createEvents({ api, openDelivery }) {
   const body = byId('events-table').querySelector('tbody');
-  const source = byId('event-source');
-  const state = byId('event-state');
+  const source = /** @type {HTMLInputElement} */ (byId('event-source'));
+  const state = /** @type {HTMLSelectElement} */ (byId('event-state'));
   const panel = byId('event-detail');
   const pager = createPager('events', () => load());
 

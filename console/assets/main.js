@@ -43,12 +43,14 @@ const events = createEvents({ api, openDelivery: (id) => (selectTab('deliveries'
 createBulkReplay({ api, onChanged: refreshAll });
 
 function selectTab(name) {
-  for (const tab of document.querySelectorAll('.tab')) tab.setAttribute('aria-pressed', String(tab.dataset.tab === name));
+  for (const tab of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button.tab')))
+    tab.setAttribute('aria-pressed', String(tab.dataset.tab === name));
   byId('deliveries-view').hidden = name !== 'deliveries';
   byId('events-view').hidden = name !== 'events';
   if (name === 'events') void events.load();
 }
-for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => selectTab(tab.dataset.tab));
+for (const tab of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button.tab')))
+  tab.addEventListener('click', () => selectTab(tab.dataset.tab));
 
 async function open() {
   keyPanel.hidden = true;
@@ -62,7 +64,7 @@ async function open() {
 
 byId('key-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const input = byId('key-input');
+  const input = /** @type {HTMLInputElement} */ (byId('key-input'));
   const key = input.value.trim();
   if (key === '') return;
   keys.set(key);

@@ -5,8 +5,8 @@ import { byId } from './dom.js';
  * replays the cursors seen so far.
  */
 export function createPager(prefix, load) {
-  const newer = byId(`${prefix}-newer`);
-  const older = byId(`${prefix}-older`);
+  const newer = /** @type {HTMLButtonElement} */ (byId(`${prefix}-newer`));
+  const older = /** @type {HTMLButtonElement} */ (byId(`${prefix}-older`));
   const label = byId(`${prefix}-page`);
   let cursors = [undefined];
   let page = 0;
