@@ -1,4 +1,4 @@
-import { busiestWindow } from './sliding-window.ts';
+import { busiestWindow } from '../../src/store/rate-log.ts';
 
 /**
  * What the quota burst's calls say, read from the fake Momentum's side alone. Every figure is a

@@ -20,15 +20,3 @@ export function createSlidingWindow(limit: { requests: number; windowMs: number 
     },
   };
 }
-
-/** The most requests any interval (t - W, t] holds: what a strict upstream would have counted. */
-export function busiestWindow(times: readonly number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  let first = 0;
-  for (let last = 0; last < sorted.length; last += 1) {
-    while ((sorted[first] as number) <= (sorted[last] as number) - windowMs) first += 1;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
-}

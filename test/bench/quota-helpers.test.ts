@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { analyseBurst, type BurstCall } from '../../bench/lib/burst-analysis.ts';
 import { burstMessage, burstStateOf } from '../../bench/lib/burst-messages.ts';
 import { metricSum } from '../../bench/lib/prometheus-text.ts';
-import { busiestWindow, createSlidingWindow } from '../../bench/lib/sliding-window.ts';
+import { createSlidingWindow } from '../../bench/lib/sliding-window.ts';
 import { builtInRules } from '../../src/mapping/default-rules.ts';
 import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
 import type { RemapRequest } from '../../src/momentum/schemas.ts';
 import { mapSObject } from '../../src/salesforce/map-sobject.ts';
 import { parseOutboundMessage } from '../../src/salesforce/soap-parser.ts';
+import { busiestWindow } from '../../src/store/rate-log.ts';
 
 describe('bench createSlidingWindow', () => {
   it('when N requests lie in (now - W, now], then the next is refused with the wait until the oldest leaves, and refused ones count', () => {
