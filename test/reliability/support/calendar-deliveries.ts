@@ -4,6 +4,7 @@ import fc from 'fast-check';
 
 import { genericCalendarEventSchema } from '../../../src/calendar/generic-event-schema.ts';
 import { signStandardWebhook } from '../../../src/calendar/standard-webhooks.ts';
+import { findUnstorable } from '../../../src/http/inbound-text.ts';
 
 /**
  * Hostile deliveries for POST /calendar/events (Standard Webhooks, protocols.md §4): random and
@@ -129,7 +130,9 @@ export function headersFor(plan: DeliveryPlan, id: string, nowMs: number): Recor
 export function isAcceptable(plan: DeliveryPlan): boolean {
   if (plan.auth.kind !== 'good' || plan.contentType !== 'application/json') return false;
   try {
-    return genericCalendarEventSchema.safeParse(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plan.body))).success;
+    const body: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plan.body));
+    // Text a store cannot hold (U+0000, an unpaired surrogate) is refused at the edge whatever the schema says.
+    return findUnstorable(body) === undefined && genericCalendarEventSchema.safeParse(body).success;
   } catch {
     return false;
   }
