@@ -154,7 +154,7 @@ export async function claimJobs(client: Client, options: ClaimOptions & { now: n
       }
     }
   }
-  const picked = pickClaimable(candidates, limit, slots);
+  const picked = pickClaimable(candidates, limit, slots, pacing?.max);
   if (picked.length === 0) return [];
   const claimed = await rows(client, PG.markClaimed, [picked.map((job) => job.id), owner, now + leaseMs, now]);
   // Each paced job's call slot, in the claim's transaction: the budget is spent before the job can run.
