@@ -57,7 +57,8 @@ async function bridgeOnADiskThatFills(): Promise<DiskFullBridge> {
     bridge,
     momentum,
     file: file!,
-    fillDisk: () => void connection!.exec('PRAGMA max_page_count = 1'),
+    // VACUUM first: pages a migration freed (dropped tables, indexes) would otherwise take small writes.
+    fillDisk: () => void connection!.exec('VACUUM; PRAGMA max_page_count = 1'),
     freeSpace: () => void connection!.exec('PRAGMA max_page_count = 1073741823'),
   };
 }

@@ -45,7 +45,8 @@ async function openDiskFullStore(): Promise<DiskFullStore> {
     store,
     file,
     logs,
-    fillDisk: () => void connection!.exec('PRAGMA max_page_count = 1'),
+    // VACUUM first: pages a migration freed (dropped tables, indexes) would otherwise take small writes.
+    fillDisk: () => void connection!.exec('VACUUM; PRAGMA max_page_count = 1'),
     freeSpace: () => void connection!.exec('PRAGMA max_page_count = 1073741823'),
   };
 }
