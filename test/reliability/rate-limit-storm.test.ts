@@ -9,7 +9,7 @@ import { sqliteState } from './support/stored-state.ts';
 
 const RETRY_AFTER_S = 2;
 const STORM = 2;
-// One token per 250 ms, no burst: without the 429 block the next request would follow within 250 ms.
+// One call per 250 ms: without the 429 block the next request would follow within 250 ms.
 const RATE_LIMIT = '1/250ms';
 // retry-policy.ts: a 429 waits at least 60 s (Svix, protocols.md §6), whatever Retry-After says.
 const SLOW_DOWN_MIN_DELAY_MS = 60_000;

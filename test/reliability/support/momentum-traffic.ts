@@ -42,20 +42,3 @@ export function forwardedCounts(requests: readonly RecordedRequest[]): Map<strin
 
 /** Copies beyond the first, over all notifications. */
 export const duplicatesIn = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((sum, count) => sum + count - 1, 0);
-
-/**
- * The most requests the fake saw in any interval beyond what a token bucket of `capacity` per
- * `windowMs` allows there: capacity (a full bucket) plus the refill over the interval widened by
- * `latencyMs` (a token is taken before the request travels). 0 or less means pacing held.
- */
-export function worstExcessOverBucket(times: readonly number[], capacity: number, windowMs: number, latencyMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let worst = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < sorted.length; i += 1) {
-    for (let j = i; j < sorted.length; j += 1) {
-      const allowed = capacity + ((sorted[j]! - sorted[i]! + latencyMs) * capacity) / windowMs;
-      worst = Math.max(worst, j - i + 1 - Math.floor(allowed));
-    }
-  }
-  return worst;
-}
