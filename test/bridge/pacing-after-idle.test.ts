@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
 import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
-import { meetingOf, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
+import { meetingOf, postRemaps, startPacedBridge, timesSent } from './support/paced-bridges.ts';
 
 /*
  * An idle spell must not buy a second budget. The call log remembers each call for a whole window,
@@ -82,6 +82,9 @@ describe.skipIf(!DATABASE_URL)(`pacing after an idle spell, two bridges on Postg
     );
     expect(momentum.rateLimited).toBe(0);
     expect(figures.busiest).toBeLessThanOrEqual(LIMIT.requests);
+    const sent = timesSent(momentum.accepted().map((request) => request.body));
+    expect(sent.size).toBe(HALF + LIMIT.requests + HALF * 3);
+    expect([...sent.values()].filter((count) => count !== 1)).toEqual([]);
     // b: the half a left went at once (each sent as soon as stored); the other half waited until a's calls had left the window.
     expect(Math.max(...bWaits)).toBeLessThan(LIMIT.windowMs / 4);
     expect(b[HALF]! - a[0]!).toBeGreaterThanOrEqual(LIMIT.windowMs);
