@@ -16,9 +16,11 @@ export interface Candidate {
  * From the expired-lease and pending candidates, the jobs to claim: lowest priority class first,
  * then oldest run_at; never two of one coalescing or serial key (jobs with the same key never run
  * at the same time); never more jobs of a budget than `slots` grants it (a key absent from `slots`
- * is not paced).
+ * is not paced). A paced job only among the first `startNow` picked (ClaimPacing.max): the worker
+ * starts a claim's jobs in this order, that many at once, and a paced job further down would wait
+ * for a worker slot with its call slot taken.
  */
-export function pickClaimable(candidates: Candidate[], limit: number, slots: ReadonlyMap<string, number> = new Map()): Candidate[] {
+export function pickClaimable(candidates: Candidate[], limit: number, slots: ReadonlyMap<string, number> = new Map(), startNow = Number.POSITIVE_INFINITY): Candidate[] {
   const sorted = [...candidates].sort((a, b) => a.priority - b.priority || a.runAt - b.runAt || a.id - b.id);
   const keys = new Set<string>();
   const left = new Map(slots);
@@ -28,7 +30,7 @@ export function pickClaimable(candidates: Candidate[], limit: number, slots: Rea
     if (picked.length >= limit) break;
     if (seen.has(candidate.id)) continue;
     const budget = candidate.rateKey === null ? undefined : left.get(candidate.rateKey);
-    if (budget !== undefined && budget <= 0) continue;
+    if (budget !== undefined && (budget <= 0 || picked.length >= startNow)) continue;
     const own = [candidate.coalesceKey === null ? null : `c:${candidate.coalesceKey}`, candidate.serialKey === null ? null : `s:${candidate.serialKey}`].filter(
       (key): key is string => key !== null,
     );

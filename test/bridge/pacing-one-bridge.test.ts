@@ -105,5 +105,6 @@ describe('pacing of one bridge on SQLite', () => {
     expect(momentum.rateLimited).toBe(0);
     expect(figures.busiest).toBeLessThanOrEqual(LIMIT.requests);
     expect(afterRestart - firstCall).toBeGreaterThanOrEqual(LIMIT.windowMs);
+    expect([...timesSent(momentum.accepted().map((request) => request.body)).values()]).toEqual(Array(2 * LIMIT.requests).fill(1));
   });
 });

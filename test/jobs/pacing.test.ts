@@ -152,4 +152,39 @@ describe('worker pacing', () => {
     const liveCallArrivedAt = recorder.requests.find((request) => request.jobId === live!.id)!.at;
     expect(liveCallArrivedAt - deadCallArrivedAt).toBeGreaterThanOrEqual(limit.windowMs);
   });
+
+  it('when a claim’s free slot goes to an older unpaced job, then a paced job is not claimed to wait behind it: its call slot stays free until a worker slot is', async () => {
+    // Arrange: one slot; a fast unpaced job sets the claim-ahead pace, so the next claim could take a
+    // slow unpaced job (the older) and a paced one together. The slow one is held 500 ms.
+    const store = await openTestStore();
+    const recorder = await startRecordingServer((request) => ((request.body as { slow?: boolean }).slow ? { status: 200, delayMs: 500 } : { status: 200 }));
+    const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
+    const claims: number[][] = [];
+    const worker = createWorker({
+      store, logger: captureLogger().logger, concurrency: 1, prefetch: 4, prefetchWindowMs: 60_000, retrySchedule: [0, 50], leaseMs: 5_000, maxIdleMs: 1_000, pacer,
+      registry: createJobRegistry({ post: createPostHandler({ url: recorder.url }), paced: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
+      onJobsClaimed: (jobs) => void claims.push(jobs.map((job) => job.id)),
+    });
+    cleanups.push(async () => {
+      await worker.stop(1_000);
+      await recorder.close();
+      await store.close();
+    });
+    const [, slow, paced] = await store.enqueue([
+      { kind: 'post', payload: { fast: true } },
+      { kind: 'post', payload: { slow: true } },
+      { kind: 'paced', payload: { paced: true }, rateKey: KEY },
+    ]);
+
+    // Act
+    worker.start();
+    await waitFor('the slow job to reach the upstream', () => recorder.requests.some((request) => request.jobId === slow!.id), 5_000);
+    const whileSlowRuns = await store.rateState(KEY, LIMIT.requests, LIMIT.windowMs);
+    await waitFor('all three to be sent', () => recorder.requests.length === 3, 5_000);
+
+    // Assert: the paced job was claimed on its own, once the slot was free, and sent at once.
+    expect(claims.find((ids) => ids.includes(paced!.id))).toEqual([paced!.id]);
+    expect(whileSlowRuns.used).toBe(0);
+    expect(recorder.requests.map((request) => request.jobId).slice(1)).toEqual([slow!.id, paced!.id]);
+  });
 });

@@ -53,6 +53,19 @@ export function pacingConformance(harness: StoreHarness): void {
       expect((await store.rateState(key, 10, WINDOW_MS)).used).toBe(1);
     });
 
+    it('when older unpaced jobs take the jobs a claim starts at once, then no paced job is claimed to wait behind them, and no slot is taken', async () => {
+      const { store } = await fixture.fresh();
+      const key = uniqueKey('budget');
+      const [unpaced] = await store.enqueue([job()]);
+      const [paced] = await store.enqueue([job({ rateKey: key })]);
+
+      const claimed = await claimPaced(store, 'w1', { ...budget(key), max: 1 });
+
+      expect(claimed.map((one) => one.id)).toEqual([unpaced!.id]);
+      expect(await store.getJob(paced!.id)).toMatchObject({ state: 'pending' });
+      expect((await store.rateState(key, 3, WINDOW_MS)).used).toBe(0);
+    });
+
     it('when a paced job made no call, then its slot is given back and the next job can be claimed', async () => {
       const { store } = await fixture.fresh();
       const key = uniqueKey('budget');

@@ -175,7 +175,7 @@ export async function claimJobs(client: Client, options: ClaimOptions & { now: n
       slots.set(budget.key, Math.min(pacing.max, freeSlots(times, budget.limit, clock, blocked == null ? null : Number(blocked)).free));
     }
   }
-  const picked = pickClaimable(candidates, limit, slots);
+  const picked = pickClaimable(candidates, limit, slots, pacing?.max);
   if (picked.length === 0) return [];
   const claimed = await rows(client, PG.markClaimed, [picked.map((job) => job.id), owner, now + leaseMs, now]);
   // Each paced job's call slot, in the claim's transaction: the budget is spent before the job can run.

@@ -158,7 +158,7 @@ export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: numbe
         candidates.push(...[...q.all(SQL.claimExpiredOf, now, room, budget.key), ...q.all(SQL.claimPendingOf, now, room, budget.key)].map(candidateFromRow));
     }
   }
-  return pickClaimable(candidates, limit, slots).flatMap((picked) => {
+  return pickClaimable(candidates, limit, slots, pacing?.max).flatMap((picked) => {
     if (q.run(SQL.markClaimed, picked.id, owner, now + leaseMs, now) === 0) return [];
     // Its call slot, taken in the claim's transaction: the budget is spent before the job can run.
     // Dated at the latest moment the call may reach the upstream until its answer settles it.
