@@ -20,7 +20,12 @@ export interface Candidate {
  * starts a claim's jobs in this order, that many at once, and a paced job further down would wait
  * for a worker slot with its call slot taken.
  */
-export function pickClaimable(candidates: Candidate[], limit: number, slots: ReadonlyMap<string, number> = new Map(), startNow = Number.POSITIVE_INFINITY): Candidate[] {
+export function pickClaimable(
+  candidates: Candidate[],
+  limit: number,
+  slots: ReadonlyMap<string, number> = new Map(),
+  startNow = Number.POSITIVE_INFINITY,
+): Candidate[] {
   const sorted = [...candidates].sort((a, b) => a.priority - b.priority || a.runAt - b.runAt || a.id - b.id);
   const keys = new Set<string>();
   const left = new Map(slots);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
 import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
@@ -66,7 +67,10 @@ describe.skipIf(!DATABASE_URL)(`pacing after an idle spell, two bridges on Postg
     await momentum.waitForAccepted(HALF + LIMIT.requests + HALF * 3, 10_000);
 
     // Assert: across both pauses, no interval of W ever held more than N.
-    const figures = pacingFigures(momentum.accepted().map((request) => request.receivedAt), LIMIT);
+    const figures = pacingFigures(
+      momentum.accepted().map((request) => request.receivedAt),
+      LIMIT,
+    );
     const [a, b, c] = [arrivalsOf('a'), arrivalsOf('b'), arrivalsOf('c')];
     // How long each of the first `count` calls of a batch waited after its remap was stored.
     const waits = (name: string, stored: Map<string, number>, count: number) =>

@@ -161,7 +161,15 @@ describe('worker pacing', () => {
     const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
     const claims: number[][] = [];
     const worker = createWorker({
-      store, logger: captureLogger().logger, concurrency: 1, prefetch: 4, prefetchWindowMs: 60_000, retrySchedule: [0, 50], leaseMs: 5_000, maxIdleMs: 1_000, pacer,
+      store,
+      logger: captureLogger().logger,
+      concurrency: 1,
+      prefetch: 4,
+      prefetchWindowMs: 60_000,
+      retrySchedule: [0, 50],
+      leaseMs: 5_000,
+      maxIdleMs: 1_000,
+      pacer,
       registry: createJobRegistry({ post: createPostHandler({ url: recorder.url }), paced: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
       onJobsClaimed: (jobs) => void claims.push(jobs.map((job) => job.id)),
     });
