@@ -18,8 +18,6 @@ export interface JobFinishedEvent {
   recorded: boolean;
   /** The attempt this run stored (every run but a deferral stores one). */
   attempt?: AttemptRecord;
-  /** A deferral (pacing): how long until the job may run again. */
-  deferredMs?: number;
 }
 
 export interface RunJobDeps {
@@ -101,7 +99,6 @@ export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): P
     ms: deps.now() - startedAt,
     recorded,
     ...(record && { attempt: record }),
-    ...(outcome.state === 'deferred' && { deferredMs: Math.max(0, outcome.runAt - decidedAt) }),
   };
   logFinished(logger, event, outcome);
   try {
