@@ -18,28 +18,45 @@ afterEach(async () => {
 const LIMIT = { requests: 5, windowMs: 1_500 };
 const KEY = 'momentum:key-1';
 
+type WorkerOptions = Parameters<typeof createWorker>[0];
+
+/**
+ * A worker posting paced `post` jobs to the recorder, stopped (with the recorder and the store)
+ * after the test. `options` override the defaults each test cares about.
+ */
+function pacedWorker(
+  parts: { store: WorkerOptions['store']; pacer: ReturnType<typeof createPacer>; recorderUrl: string; close: () => Promise<void> },
+  options: Partial<WorkerOptions> = {},
+) {
+  const worker = createWorker({
+    store: parts.store,
+    logger: captureLogger().logger,
+    concurrency: 4,
+    retrySchedule: [0, 50],
+    leaseMs: 5_000,
+    maxIdleMs: 1_000,
+    pacer: parts.pacer,
+    registry: createJobRegistry({ post: createPostHandler({ url: parts.recorderUrl, pacer: parts.pacer, bucketKey: KEY }) }),
+    ...options,
+  });
+  cleanups.push(async () => {
+    await worker.stop(1_000);
+    await parts.close();
+  });
+  return worker;
+}
+
 describe('worker pacing', () => {
   it('when jobs outnumber the budget, then no window of its length ever holds more calls than the limit, and each job is claimed once', async () => {
     const store = await openTestStore();
     const recorder = await startRecordingServer();
     const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
     let claims = 0;
-    const worker = createWorker({
-      store,
-      logger: captureLogger().logger,
-      concurrency: 4,
-      retrySchedule: [0, 50],
-      leaseMs: 5_000,
-      maxIdleMs: 1_000,
-      pacer,
-      registry: createJobRegistry({ post: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
-      onJobsClaimed: (jobs) => void (claims += jobs.length),
-    });
-    cleanups.push(async () => {
-      await worker.stop(1_000);
+    const close = async () => {
       await recorder.close();
       await store.close();
-    });
+    };
+    const worker = pacedWorker({ store, pacer, recorderUrl: recorder.url, close }, { onJobsClaimed: (jobs) => void (claims += jobs.length) });
     const jobs = await store.enqueue(Array.from({ length: 12 }, (_, index) => ({ kind: 'post', payload: { index }, rateKey: KEY })));
 
     worker.start();
@@ -82,21 +99,11 @@ describe('worker pacing', () => {
       },
     };
     const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
-    const worker = createWorker({
-      store,
-      logger: captureLogger().logger,
-      concurrency: 4,
-      retrySchedule: [0, 50],
-      leaseMs: 5_000,
-      maxIdleMs: 1_000,
-      pacer,
-      registry: createJobRegistry({ post: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
-    });
-    cleanups.push(async () => {
-      await worker.stop(1_000);
+    const close = async () => {
       await recorder.close();
       await inner.close();
-    });
+    };
+    const worker = pacedWorker({ store, pacer, recorderUrl: recorder.url, close });
     const jobs = await store.enqueue(Array.from({ length: 3 }, (_, index) => ({ kind: 'post', payload: { index }, rateKey: KEY })));
     worker.start();
     await claimed.promise;
@@ -122,21 +129,11 @@ describe('worker pacing', () => {
     const store = await openTestStore();
     const recorder = await startRecordingServer();
     const pacer = createPacer(store, [{ key: KEY, limit, callTimeoutMs }]);
-    const worker = createWorker({
-      store,
-      logger: captureLogger().logger,
-      concurrency: 1,
-      retrySchedule: [0, 50],
-      leaseMs: 60_000,
-      maxIdleMs: 1_000,
-      pacer,
-      registry: createJobRegistry({ post: createPostHandler({ url: recorder.url, pacer, bucketKey: KEY }) }),
-    });
-    cleanups.push(async () => {
-      await worker.stop(1_000);
+    const close = async () => {
       await recorder.close();
       await store.close();
-    });
+    };
+    const worker = pacedWorker({ store, pacer, recorderUrl: recorder.url, close }, { concurrency: 1, leaseMs: 60_000 });
     const [, live] = await store.enqueue([0, 1].map((index) => ({ kind: 'post', payload: { index }, rateKey: KEY })));
     // The dead process: it claimed the first job with its slot, its call reached the upstream 300 ms
     // later (a slow start), and it died before storing the answer.

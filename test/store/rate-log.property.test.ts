@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { busiestWindow, freeSlots } from '../../src/store/rate-log.ts';
+import { busiestWindow, freeSlots, type RateWindow } from '../../src/store/rate-log.ts';
 
 /**
  * The pacing arithmetic, for any limit and any pattern of attempts: a pacer that lets calls go
@@ -13,17 +13,23 @@ const limits = fc.record({ requests: fc.integer({ min: 1, max: 20 }), windowMs: 
 // Each step: time moves on by `gap` ms and a caller asks for up to `wanted` calls.
 const steps = fc.array(fc.record({ gap: fc.integer({ min: 0, max: 5_000 }), wanted: fc.integer({ min: 0, max: 30 }) }), { maxLength: 200 });
 
+/** Plays the pattern: at each step, as many calls as were wanted and freeSlots allows; the log and the last time. */
+function callAsAllowed(limit: RateWindow, pattern: ReadonlyArray<{ gap: number; wanted: number }>): { log: number[]; now: number } {
+  const log: number[] = [];
+  let now = 0;
+  for (const { gap, wanted } of pattern) {
+    now += gap;
+    const { free } = freeSlots(log, limit, now, null);
+    for (let taken = 0; taken < Math.min(free, wanted); taken += 1) log.push(now);
+  }
+  return { log, now };
+}
+
 describe('freeSlots', () => {
   it('when calls go only as freeSlots allows, then no interval of length W ever holds more than N calls, whatever the pattern', () => {
     fc.assert(
       fc.property(limits, steps, (limit, pattern) => {
-        const log: number[] = [];
-        let now = 0;
-        for (const { gap, wanted } of pattern) {
-          now += gap;
-          const { free } = freeSlots(log, limit, now, null);
-          for (let taken = 0; taken < Math.min(free, wanted); taken += 1) log.push(now);
-        }
+        const { log } = callAsAllowed(limit, pattern);
         expect(busiestWindow(log, limit.windowMs)).toBeLessThanOrEqual(limit.requests);
       }),
     );
@@ -32,13 +38,7 @@ describe('freeSlots', () => {
   it('when the budget is spent, then a call fits exactly at nextFreeAt and not a millisecond earlier', () => {
     fc.assert(
       fc.property(limits, steps, (limit, pattern) => {
-        const log: number[] = [];
-        let now = 0;
-        for (const { gap, wanted } of pattern) {
-          now += gap;
-          const { free } = freeSlots(log, limit, now, null);
-          for (let taken = 0; taken < Math.min(free, wanted); taken += 1) log.push(now);
-        }
+        const { log, now } = callAsAllowed(limit, pattern);
         const answer = freeSlots(log, limit, now, null);
         if (answer.free > 0) {
           expect(answer.nextFreeAt).toBe(now);
