@@ -1,12 +1,13 @@
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
 
+import { calendarRecordKey } from '../src/calendar/calendar-event.ts';
 import { createGenericReceiver } from '../src/calendar/generic-receiver.ts';
 import { webhookHeaders } from '../src/calendar/standard-webhooks.ts';
 import type { Config } from '../src/core/config.ts';
 import { AppError } from '../src/core/errors.ts';
 import type { Logger } from '../src/core/logger.ts';
 import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
-import { mapEventJobs } from '../src/mapping/map-event-handler.ts';
+import { mapEventJobsFor } from '../src/mapping/map-event-job.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { countRefusals } from '../src/metrics/refusal-counter.ts';
 import type { InboundEvent, Inbox, NewJob } from '../src/store/types.ts';
@@ -48,7 +49,12 @@ const tooLarge =
  */
 export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
   const secrets = deps.config.CALENDAR_WEBHOOK_SECRETS;
-  const receive = createGenericReceiver({ secrets, store: deps.store, jobsFor: deps.jobsFor ?? mapEventJobs, ...(deps.now ? { now: deps.now } : {}) });
+  const receive = createGenericReceiver({
+    secrets,
+    store: deps.store,
+    jobsFor: deps.jobsFor ?? mapEventJobsFor(calendarRecordKey),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   const router = Router();
   const requireConfigured: RequestHandler = (_req, _res, next) =>
     next(

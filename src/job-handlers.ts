@@ -6,12 +6,13 @@ import { createGoogleRuntime, type GoogleRuntime } from './google/google-runtime
 import { createPacer, type Pacer } from './jobs/pacer.ts';
 import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
 import { loadRules } from './mapping/load-rules.ts';
-import { createMapEventHandler, MAP_EVENT_JOB } from './mapping/map-event-handler.ts';
+import { createMapEventHandler } from './mapping/map-event-handler.ts';
+import { mapEventKind } from './mapping/map-event-job.ts';
 import type { MappingRules } from './mapping/rules-schema.ts';
 import type { MappingMetrics } from './metrics/bridge-metrics.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
-import { MOMENTUM_RATE_KEY } from './momentum/delivery-jobs.ts';
+import { importKind, MOMENTUM_RATE_KEY, remapKind } from './momentum/delivery-jobs.ts';
 import { type SandboxReceiver, startSandboxReceiver } from './momentum/sandbox-receiver.ts';
 import { createSalesforceEventMapper } from './salesforce/salesforce-event-mapper.ts';
 import type { Store } from './store/types.ts';
@@ -54,13 +55,13 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   const pacer = createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: config.MOMENTUM_RATE_LIMIT, callTimeoutMs: config.MOMENTUM_TIMEOUT_MS }]);
   const registry = createJobRegistry();
   const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
-  registry.register('remap', createRemapHandler({ ...delivery, store }));
-  registry.register('import', createImportHandler(delivery));
+  registry.register(remapKind.name, createRemapHandler({ ...delivery, store }));
+  registry.register(importKind.name, createImportHandler(delivery));
   const mappers = {
     salesforce: createSalesforceEventMapper({ rules, ...(directories.owners ? { directory: directories.owners } : {}) }),
     ...calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: directories.attendees }),
   };
-  registry.register(MAP_EVENT_JOB, createMapEventHandler({ store, logger, mappers, ...(metrics ? { metrics } : {}) }));
+  registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, ...(metrics ? { metrics } : {}) }));
   for (const [kind, handler] of Object.entries(google?.handlers ?? {})) registry.register(kind, handler);
   return {
     registry,

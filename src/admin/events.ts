@@ -1,5 +1,5 @@
 import { AppError } from '../core/errors.ts';
-import { MAP_EVENT_JOB } from '../mapping/map-event-handler.ts';
+import { mapEventKind } from '../mapping/map-event-job.ts';
 import type { InboundEvent, Job } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { decodeCursor, pageOf } from './cursor.ts';
@@ -37,7 +37,7 @@ export async function inboundEventDetail(store: AdminStore, id: number): Promise
 /** Runs mapping again with today's rules: a new map-event job for the stored event. */
 export async function reprocessEvent(store: AdminStore, id: number): Promise<Job> {
   await loadEvent(store, id);
-  const [job] = await store.enqueue([{ kind: MAP_EVENT_JOB, payload: { eventId: id }, eventId: id }]);
+  const [job] = await store.enqueue([mapEventKind.job({ eventId: id }, { eventId: id })]);
   if (job === undefined) throw new Error(`enqueueing the reprocessing of event ${id} returned no job`);
   return job;
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../core/errors.ts';
-import { deliveryJob } from '../momentum/delivery-jobs.ts';
+import { replayDeliveryJob } from '../momentum/delivery-jobs.ts';
 import { type Job, JOB_PRIORITY, type JobPriority, type NewJob } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { loadDelivery } from './deliveries.ts';
@@ -17,7 +17,7 @@ export function replayJob(original: Job, priority: JobPriority = JOB_PRIORITY.op
   // A replay is always sent: `replay` turns off the "unchanged → not re-sent" rule. The import
   // payload is a strict {request} and has no such rule, so it is copied as it is.
   const payload = original.kind === 'remap' && isRecord(original.payload) ? { ...original.payload, replay: true } : original.payload;
-  return deliveryJob(original.kind, payload, original.coalesceKey ?? undefined, {
+  return replayDeliveryJob(original.kind, payload, original.coalesceKey ?? undefined, {
     priority,
     replayOf: original.id,
     ...(original.eventId === null ? {} : { eventId: original.eventId }),

@@ -49,3 +49,15 @@ export type CalendarEvent = z.infer<typeof calendarEventSchema>;
 export type ExplicitIds = z.infer<typeof explicitIdsSchema>;
 
 export const GOOGLE_SOURCE_TYPE = 'GOOGLE_CALENDAR';
+
+/** The meeting a stored calendar event is a state of: its origin and the calendar's own event id. */
+export function calendarRecordKey(parsedPayload: unknown): string | undefined {
+  const parsed = calendarEventSchema.safeParse(parsedPayload);
+  return parsed.success ? `${parsed.data.origin}:${parsed.data.eventId}` : undefined;
+}
+
+/** The calendar's own version of this state (epoch ms, its `updated`): pages carry no order (docs/protocols.md §3). */
+export function calendarVersion(event: CalendarEvent): number | undefined {
+  const ms = event.updated === undefined ? NaN : Date.parse(event.updated);
+  return Number.isNaN(ms) ? undefined : ms;
+}

@@ -1,11 +1,12 @@
+import { describeIssues } from '../core/describe-issues.ts';
 import { type EventMapper, UnmappableEventError } from '../mapping/event-mapper.ts';
 import { type MappingOutcome, skipped } from '../mapping/mapping-outcome.ts';
 import type { CalendarRules } from '../mapping/rules-schema.ts';
 import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
-import { describeIssues, type RemapRequest, remapRequestSchema } from '../momentum/schemas.ts';
+import { type RemapRequest, remapRequestSchema } from '../momentum/schemas.ts';
 import type { AttendeeDirectory } from './attendee-directory.ts';
 import { classifyAttendee, normaliseEmail } from './attendees.ts';
-import { type CalendarEvent, calendarEventSchema } from './calendar-event.ts';
+import { type CalendarEvent, calendarEventSchema, calendarVersion } from './calendar-event.ts';
 import { matchCalendarEvent } from './match.ts';
 
 export interface CalendarMapperDeps {
@@ -66,7 +67,9 @@ export function createCalendarEventMapper(deps: CalendarMapperDeps): EventMapper
   return async (inbound, context) => {
     const parsed = calendarEventSchema.safeParse(inbound.parsedPayload);
     if (!parsed.success) throw new UnmappableEventError(`stored calendar event ${inbound.id} is unreadable: ${describeIssues(parsed.error)}`);
-    const outcome = await mapCalendarEvent(parsed.data, deps);
+    const mapped = await mapCalendarEvent(parsed.data, deps);
+    const sourceVersion = calendarVersion(parsed.data);
+    const outcome = mapped.kind === 'remap' && sourceVersion !== undefined ? { ...mapped, sourceVersion } : mapped;
     context.logger.debug('calendar event mapped', {
       eventId: inbound.id,
       outcome: outcome.kind,

@@ -1,11 +1,12 @@
+import { calendarRecordKey } from '../calendar/calendar-event.ts';
 import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
-import { mapEventJobs } from '../mapping/map-event-handler.ts';
+import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
 import type { InboundEvent, Inbox, NewJob } from '../store/types.ts';
 import type { CalendarClient, ListQuery } from './calendar-client.ts';
 import { GoogleApiError } from './google-api-error.ts';
 import { normaliseGoogleEvent } from './normalise-google-event.ts';
-import { calendarSyncPayloadSchema } from './sync-jobs.ts';
+import { calendarSyncKind } from './sync-jobs.ts';
 
 const DAY_MS = 86_400_000;
 // A sync that keeps getting 410 on a token it just received is a bug or a broken calendar: stop looping.
@@ -41,7 +42,7 @@ interface SyncTally {
  * dedupe absorbs what was already stored). 410 Gone drops the token and runs a bounded full sync.
  */
 export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
-  const jobsFor = deps.jobsFor ?? mapEventJobs;
+  const jobsFor = deps.jobsFor ?? mapEventJobsFor(calendarRecordKey);
 
   async function storePage(calendarId: string, senderId: string, items: unknown[], tally: SyncTally): Promise<void> {
     const events = [];
@@ -74,10 +75,7 @@ export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
     }
   }
 
-  return async (job, context): Promise<HandlerResult> => {
-    const parsed = calendarSyncPayloadSchema.safeParse(job.payload);
-    if (!parsed.success) return { kind: 'final', state: 'dead', reason: 'invalid calendar-sync payload: expected {calendarId, channelId?, trigger}' };
-    const { calendarId, channelId } = parsed.data;
+  return calendarSyncKind.handler(async ({ calendarId, channelId }, _job, context): Promise<HandlerResult> => {
     const calendar = await deps.channels.getCalendar(calendarId);
     if (calendar === undefined || !calendar.watching) return { kind: 'final', state: 'skipped', reason: `calendar ${calendarId} is not watched` };
 
@@ -101,7 +99,7 @@ export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
         return failure(error, startedAt, context.now());
       }
     }
-  };
+  });
 }
 
 function failure(error: unknown, startedAt: number, now: number): HandlerResult {

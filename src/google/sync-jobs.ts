@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
+import { defineJobKind } from '../jobs/job-kind.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
 import type { Job, JobQueue, NewJob } from '../store/types.ts';
-
-export const CALENDAR_SYNC_JOB = 'calendar-sync';
 
 export const calendarSyncPayloadSchema = z.object({
   calendarId: z.string().min(1),
@@ -15,13 +14,18 @@ export const calendarSyncPayloadSchema = z.object({
 export type CalendarSyncPayload = z.infer<typeof calendarSyncPayloadSchema>;
 
 /**
- * One incremental sync of a calendar. Coalesced per channel: a burst of notifications while a
- * sync is pending becomes that one sync (docs/protocols.md §3: the push says "something changed", not what).
+ * `calendar-sync`: one incremental sync of a Google calendar. Coalesced per channel: a burst of
+ * notifications while a sync is pending becomes that one sync (docs/protocols.md §3: the push
+ * says "something changed", not what).
  */
-export function calendarSyncJob(payload: CalendarSyncPayload): NewJob {
-  const key = payload.channelId === undefined ? `calendar:${payload.calendarId}` : payload.channelId;
-  return { kind: CALENDAR_SYNC_JOB, payload, coalesceKey: `${CALENDAR_SYNC_JOB}:${key}` };
-}
+export const calendarSyncKind = defineJobKind('calendar-sync', calendarSyncPayloadSchema, {
+  fieldsOf: (payload) => ({ coalesceKey: `calendar-sync:${payload.channelId ?? `calendar:${payload.calendarId}`}` }),
+  invalid: () => ({ kind: 'final', state: 'dead', reason: 'invalid calendar-sync payload: expected {calendarId, channelId?, trigger}' }),
+});
+
+export const CALENDAR_SYNC_JOB = calendarSyncKind.name;
+
+export const calendarSyncJob = (payload: CalendarSyncPayload): NewJob => calendarSyncKind.job(payload);
 
 /**
  * The backstop (docs/protocols.md §3: notifications can be dropped): one sync per watched calendar, on

@@ -1,32 +1,11 @@
-import { z } from 'zod';
-
 import type { Logger } from '../core/logger.ts';
 import type { HandlerResult, JobHandler } from '../jobs/types.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { remapJob } from '../momentum/delivery-jobs.ts';
-import type { InboundEvent, Inbox, NewJob } from '../store/types.ts';
+import type { Inbox } from '../store/types.ts';
 import { CrmLookupError, type EventMapper, UnmappableEventError } from './event-mapper.ts';
+import { mapEventKind } from './map-event-job.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
-import { sourceRecordKey, sourceVersionOf } from './source-record.ts';
-
-function versionOf(event: InboundEvent): { sourceVersion?: number } {
-  const sourceVersion = sourceVersionOf(event);
-  return sourceVersion === undefined ? {} : { sourceVersion };
-}
-
-export const MAP_EVENT_JOB = 'map-event';
-export { REMAP_JOB } from '../momentum/delivery-jobs.ts';
-
-/**
- * The one job every new inbound event gets: map it (whatever its source) with today's rules. The
- * states of one source record are mapped one at a time (their serial key), never side by side.
- */
-export function mapEventJobs(event: Pick<InboundEvent, 'id' | 'source' | 'parsedPayload'>): NewJob[] {
-  const serialKey = sourceRecordKey(event);
-  return [{ kind: MAP_EVENT_JOB, payload: { eventId: event.id }, eventId: event.id, ...(serialKey === undefined ? {} : { serialKey }) }];
-}
-
-const mapEventPayloadSchema = z.object({ eventId: z.number().int().positive() });
 
 export interface MapEventHandlerDeps {
   store: Pick<Inbox, 'getEvent'>;
@@ -55,10 +34,7 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
 
   const count: MappingMetrics['mappingOutcome'] = (source, result, rule) => deps.metrics?.mappingOutcome(source, result, rule);
 
-  return async (job, context) => {
-    const payload = mapEventPayloadSchema.safeParse(job.payload);
-    if (!payload.success) return dead(`invalid map-event payload: expected {eventId: positive integer}`);
-    const { eventId } = payload.data;
+  return mapEventKind.handler(async ({ eventId }, _job, context) => {
     const event = await deps.store.getEvent(eventId);
     if (event === undefined) return dead(`inbound event ${eventId} does not exist`);
     const mapper = Object.hasOwn(mappers, event.source) ? mappers[event.source] : undefined;
@@ -97,8 +73,10 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     return {
       kind: 'succeeded',
       result: { coalesceKey: outcome.coalesceKey },
-      enqueue: [remapJob(outcome.request, outcome.flags, { eventId, ...versionOf(event) })],
+      enqueue: [
+        remapJob(outcome.request, outcome.flags, { eventId, ...(outcome.sourceVersion === undefined ? {} : { sourceVersion: outcome.sourceVersion }) }),
+      ],
       eventUpdate: { eventId, state: 'mapped' },
     };
-  };
+  });
 }

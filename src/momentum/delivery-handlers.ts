@@ -1,9 +1,10 @@
 import type { Logger } from '../core/logger.ts';
-import type { JobContext, JobHandler } from '../jobs/types.ts';
+import type { JobHandler } from '../jobs/types.ts';
 import type { Job, JobQueue } from '../store/types.ts';
 import type { MomentumCallResult, MomentumClient } from './client.ts';
-import { invalidRequest, type PacingDeps, toHandlerResult } from './delivery-outcome.ts';
-import { describeIssues, importDeliveryPayloadSchema, type RemapDeliveryPayload, remapDeliveryPayloadSchema } from './schemas.ts';
+import { importKind, remapKind } from './delivery-jobs.ts';
+import { type PacingDeps, toHandlerResult } from './delivery-outcome.ts';
+import { type RemapDeliveryPayload, remapDeliveryPayloadSchema } from './schemas.ts';
 
 export { remapCoalesceKey } from './remap-coalesce-key.ts';
 
@@ -17,16 +18,12 @@ export interface RemapHandlerDeps extends DeliveryDeps {
   store: Pick<JobQueue, 'lastSucceeded'>;
 }
 
-/** `remap` jobs: validate, skip if unchanged, send (the claim already took the call's slot), classify. */
+/** `remap` jobs: skip if unchanged, send (the claim already took the call's slot), classify. */
 export function createRemapHandler(deps: RemapHandlerDeps): JobHandler {
-  return async (job, context) => {
-    const parsed = remapDeliveryPayloadSchema.safeParse(job.payload);
-    if (!parsed.success) return invalid(deps.logger, job, 'remap', describeIssues(parsed.error), context);
-    const payload = parsed.data;
-
+  return remapKind.handler(async (payload, job, context) => {
     // A replay is an operator's explicit "send it again": the unchanged rule does not apply.
     if (!payload.replay && job.coalesceKey !== null) {
-      const last = await deps.store.lastSucceeded('remap', job.coalesceKey);
+      const last = await deps.store.lastSucceeded(remapKind.name, job.coalesceKey);
       if (last !== undefined && last.id !== job.id && sameRemap(last.payload, payload)) {
         deps.logger.info('remap unchanged, not re-sent', { jobId: job.id, coalesceKey: job.coalesceKey, lastJobId: last.id });
         return { kind: 'final', state: 'skipped', reason: 'unchanged', result: { sameAs: last.id } };
@@ -36,24 +33,16 @@ export function createRemapHandler(deps: RemapHandlerDeps): JobHandler {
     const result = await deps.client.remap(payload.request, payload.flags, { idempotencyKey: String(job.id), signal: context.signal });
     logCall(deps.logger, 'remap', job, result);
     return toHandlerResult(result, deps, context.now());
-  };
+  });
 }
 
-/** `import` jobs: validate, send (the claim already took the call's slot), classify. */
+/** `import` jobs: send (the claim already took the call's slot), classify. */
 export function createImportHandler(deps: DeliveryDeps): JobHandler {
-  return async (job, context) => {
-    const parsed = importDeliveryPayloadSchema.safeParse(job.payload);
-    if (!parsed.success) return invalid(deps.logger, job, 'import', describeIssues(parsed.error), context);
-
-    const result = await deps.client.importMeeting(parsed.data.request, { idempotencyKey: String(job.id), signal: context.signal });
+  return importKind.handler(async (payload, job, context) => {
+    const result = await deps.client.importMeeting(payload.request, { idempotencyKey: String(job.id), signal: context.signal });
     logCall(deps.logger, 'import', job, result);
     return toHandlerResult(result, deps, context.now());
-  };
-}
-
-function invalid(logger: Logger, job: Job, kind: string, issues: string, context: JobContext) {
-  logger.warn(`${kind} payload fails its schema, not sent`, { jobId: job.id, issues });
-  return invalidRequest(issues, context.now());
+  });
 }
 
 /**

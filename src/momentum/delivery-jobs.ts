@@ -1,44 +1,71 @@
+import { defineJobKind, type JobFields } from '../jobs/job-kind.ts';
+import type { HandlerResult, JobContext } from '../jobs/types.ts';
 import { boundKey } from '../store/store-values.ts';
-import { JOB_PRIORITY, type JobPriority, type NewJob } from '../store/types.ts';
+import { type Job, JOB_PRIORITY, type JobPriority, type NewJob } from '../store/types.ts';
+import { invalidRequest } from './delivery-outcome.ts';
 import { remapCoalesceKey } from './remap-coalesce-key.ts';
-import type { ImportRequest, RemapFlags, RemapRequest } from './schemas.ts';
+import { importDeliveryPayloadSchema, type ImportRequest, remapDeliveryPayloadSchema, type RemapFlags, type RemapRequest } from './schemas.ts';
 
 /** Momentum's limit is per API key over all endpoints: remaps and imports share one budget. */
 export const MOMENTUM_RATE_KEY = 'momentum';
 
-export const REMAP_JOB = 'remap';
-export const IMPORT_JOB = 'import';
+// A delivery whose stored payload fails its schema is never sent: dead at once, the attempt log says why.
+const invalidDelivery = (issues: string, job: Job, context: JobContext): HandlerResult => {
+  context.logger.warn(`${job.kind} payload fails its schema, not sent`, { jobId: job.id, issues });
+  return invalidRequest(issues, context.now());
+};
+
+/** `remap`: one call to POST /v1/meeting/remap, coalesced per meeting, drawing one call from the budget. */
+export const remapKind = defineJobKind('remap', remapDeliveryPayloadSchema, {
+  fieldsOf: (payload) => ({ coalesceKey: remapCoalesceKey(payload.request), rateKey: MOMENTUM_RATE_KEY }),
+  invalid: invalidDelivery,
+});
+
+/** `import`: one call to POST /user-provided-meeting. The meeting is new to Momentum, so imports never coalesce. */
+export const importKind = defineJobKind('import', importDeliveryPayloadSchema, {
+  fieldsOf: () => ({ rateKey: MOMENTUM_RATE_KEY }),
+  invalid: invalidDelivery,
+});
+
+export const REMAP_JOB = remapKind.name;
+export const IMPORT_JOB = importKind.name;
 
 export interface DeliveryJobOptions {
   /** The inbound event the delivery was mapped from. */
   eventId?: number;
   /** Defaults to a live change; an operator's action or bulk work says so. */
   priority?: JobPriority;
-  /** The source's own version of the state the delivery carries (meeting-order.ts). */
+  /** The source's own version of the state the delivery carries (store/meeting-order.ts). */
   sourceVersion?: number;
   replayOf?: number;
 }
 
-/**
- * The one way a remap job is made (mapping, manual, replay): coalesced per meeting, drawing one
- * call from Momentum's budget, in its priority class.
- */
+/** The one way a remap job is made (mapping, manual): coalesced per meeting, in its priority class. */
 export function remapJob(request: RemapRequest, flags: RemapFlags, options: DeliveryJobOptions = {}): NewJob {
-  return deliveryJob(REMAP_JOB, { request, flags }, remapCoalesceKey(request), options);
+  return remapKind.job({ request, flags }, deliveryFields(options));
 }
 
-/** An import job: it has no meeting key (the meeting is new to Momentum), so imports never coalesce. */
+/** The one way an import job is made (mapping, recordings, manual). */
 export function importJob(request: ImportRequest, options: DeliveryJobOptions = {}): NewJob {
-  return deliveryJob(IMPORT_JOB, { request }, undefined, options);
+  return importKind.job({ request }, deliveryFields(options));
 }
 
-/** A job of a delivery kind with this payload as it is (a replay copies the original's). */
-export function deliveryJob(kind: string, payload: unknown, coalesceKey: string | undefined, options: DeliveryJobOptions): NewJob {
+/**
+ * A replay: the original's payload as it was stored (it may no longer fit today's schema; the
+ * handler then ends it dead with the reason), on the original's coalescing key and budget.
+ */
+export function replayDeliveryJob(kind: string, payload: unknown, coalesceKey: string | undefined, options: DeliveryJobOptions): NewJob {
   return {
     kind,
     payload,
     ...(coalesceKey === undefined ? {} : { coalesceKey: boundKey(coalesceKey) }),
     rateKey: MOMENTUM_RATE_KEY,
+    ...deliveryFields(options),
+  };
+}
+
+function deliveryFields(options: DeliveryJobOptions): JobFields {
+  return {
     priority: options.priority ?? JOB_PRIORITY.live,
     ...(options.eventId === undefined ? {} : { eventId: options.eventId }),
     ...(options.sourceVersion === undefined ? {} : { sourceVersion: options.sourceVersion }),

@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { describeIssues } from '../core/describe-issues.ts';
 import type { Logger } from '../core/logger.ts';
-import { describeIssues, importRequestSchema, remapRequestSchema } from './schemas.ts';
+import { importRequestSchema, remapRequestSchema } from './schemas.ts';
 
 /**
  * Sandbox mode: with no MOMENTUM_API_KEY outside production, this loopback server

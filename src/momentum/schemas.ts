@@ -138,8 +138,3 @@ export type ImportMeeting = z.infer<typeof importMeetingSchema>;
 export type ImportRequest = z.infer<typeof importRequestSchema>;
 export type RemapDeliveryPayload = z.infer<typeof remapDeliveryPayloadSchema>;
 export type ImportDeliveryPayload = z.infer<typeof importDeliveryPayloadSchema>;
-
-/** One line per zod issue, `path: message`, for dead-letter reasons and sandbox replies. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`).join('; ');
-}

@@ -1,17 +1,9 @@
 import { AppError } from '../core/errors.ts';
-import { mapEventJobs } from '../mapping/map-event-handler.ts';
+import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { InboundEvent, IngestResult, NewJob, Store } from '../store/types.ts';
 import type { OutboundMessage } from './outbound-message.ts';
 import { parseOutboundMessage } from './soap-parser.ts';
-
-/** What a stored notification's event carries for the mapping job. */
-export interface SalesforceEventPayload {
-  organizationId: string;
-  actionId: string;
-  notificationId: string;
-  sObjectType: string;
-  fields: Record<string, string>;
-}
+import { salesforceRecordKey, type StoredNotification } from './stored-notification.ts';
 
 export interface OutboundMessageReceiverDeps {
   store: Store;
@@ -29,7 +21,7 @@ export type ReceiveOutboundMessage = (xml: string) => Promise<{ message: Outboun
 export function outboundMessageReceiver(deps: OutboundMessageReceiverDeps): ReceiveOutboundMessage {
   // Salesforce compares org ids on their first 15 characters, case-sensitively (docs/protocols.md §2).
   const allowed = new Set(deps.orgIds.map((id) => id.slice(0, 15)));
-  const jobsFor = deps.jobsFor ?? mapEventJobs;
+  const jobsFor = deps.jobsFor ?? mapEventJobsFor(salesforceRecordKey);
 
   return async (xml) => {
     const message = parseOutboundMessage(xml);
@@ -40,7 +32,8 @@ export function outboundMessageReceiver(deps: OutboundMessageReceiverDeps): Rece
     }
     const { organizationId, actionId } = message;
     const events = message.notifications.map((notification) => {
-      const parsedPayload: SalesforceEventPayload = {
+      const parsedPayload: StoredNotification = {
+        version: 1,
         organizationId,
         actionId,
         notificationId: notification.id,

@@ -1,20 +1,10 @@
-import { z } from 'zod';
-
+import { describeIssues } from '../core/describe-issues.ts';
 import { type EventMapper, UnmappableEventError } from '../mapping/event-mapper.ts';
 import type { MappingOutcome } from '../mapping/mapping-outcome.ts';
 import type { MappingRules } from '../mapping/rules-schema.ts';
-import { describeIssues } from '../momentum/schemas.ts';
 import type { SalesforceDirectory } from './directory.ts';
 import { mapSObject, ownerIdsToLookUp } from './map-sobject.ts';
-
-// What the Outbound Message receiver stores per notification (SalesforceEventPayload); extra keys are kept as they are.
-const storedNotificationSchema = z.looseObject({
-  organizationId: z.string().optional(),
-  actionId: z.string().optional(),
-  notificationId: z.string(),
-  sObjectType: z.string(),
-  fields: z.record(z.string(), z.string()),
-});
+import { salesforceVersion, type StoredNotification, storedNotificationSchema } from './stored-notification.ts';
 
 export interface SalesforceEventMapperDeps {
   rules: MappingRules;
@@ -35,15 +25,17 @@ export function createSalesforceEventMapper(deps: SalesforceEventMapperDeps): Ev
     }
     const notification = parsed.data;
     const outcome = mapSObject(deps.rules, notification);
-    if (outcome.kind === 'skipped' || deps.directory === undefined) return withRule(outcome, notification.sObjectType);
+    if (outcome.kind === 'skipped' || deps.directory === undefined) return withRuleAndVersion(outcome, notification);
     const owners = ownerIdsToLookUp(deps.rules, notification);
-    if (owners.length === 0) return withRule(outcome, notification.sObjectType);
+    if (owners.length === 0) return withRuleAndVersion(outcome, notification);
     const ownerEmails = await deps.directory.ownerEmails(owners);
-    return withRule(mapSObject(deps.rules, notification, { ownerEmails }), notification.sObjectType);
+    return withRuleAndVersion(mapSObject(deps.rules, notification, { ownerEmails }), notification);
   };
 }
 
 /** The rules file is keyed by sObject type, so the type's entry is the rule that matched (metrics label). */
-function withRule(outcome: MappingOutcome, sObjectType: string): MappingOutcome {
-  return outcome.kind === 'remap' ? { ...outcome, rule: `sobject:${sObjectType}` } : outcome;
+function withRuleAndVersion(outcome: MappingOutcome, notification: StoredNotification): MappingOutcome {
+  if (outcome.kind !== 'remap') return outcome;
+  const sourceVersion = salesforceVersion(notification);
+  return { ...outcome, rule: `sobject:${notification.sObjectType}`, ...(sourceVersion === undefined ? {} : { sourceVersion }) };
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { eventDetailSchema, eventPageSchema } from '../../src/admin/response-schemas.ts';
-import { MAP_EVENT_JOB } from '../../src/mapping/map-event-handler.ts';
+import { MAP_EVENT_JOB } from '../../src/mapping/map-event-job.ts';
 import { type AdminApp, startAdminApp } from './support/admin-app.ts';
 import { remapJob, settledJob, storeEvent } from './support/seed.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { describeIssues } from '../../src/core/describe-issues.ts';
 import {
-  describeIssues,
   importDeliveryPayloadSchema,
   importRequestSchema,
   KNOWN_SOURCE_TYPES,

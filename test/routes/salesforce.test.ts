@@ -59,6 +59,7 @@ describe('POST /salesforce/outbound-message', () => {
     const [event] = await storedEvents(harness);
     expect(event?.dedupeKey).toBe('salesforce:04l8d0000101XyZAAU');
     expect(event?.parsedPayload).toEqual({
+      version: 1,
       organizationId: ORG_ID,
       actionId: '04k8d0000001XyZAAU',
       notificationId: '04l8d0000101XyZAAU',

@@ -8,7 +8,8 @@ import { createGoogleRuntime, type GoogleRuntime } from '../../../src/google/goo
 import { createJobRegistry } from '../../../src/jobs/registry.ts';
 import { createWorker, type Worker } from '../../../src/jobs/worker.ts';
 import { builtInRules } from '../../../src/mapping/default-rules.ts';
-import { createMapEventHandler, MAP_EVENT_JOB } from '../../../src/mapping/map-event-handler.ts';
+import { createMapEventHandler } from '../../../src/mapping/map-event-handler.ts';
+import { MAP_EVENT_JOB } from '../../../src/mapping/map-event-job.ts';
 import { createMomentumClient } from '../../../src/momentum/client.ts';
 import { createRemapHandler } from '../../../src/momentum/delivery-handlers.ts';
 import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';

@@ -1,0 +1,19 @@
+import { calendarSyncKind } from './google/sync-jobs.ts';
+import { mapEventKind } from './mapping/map-event-job.ts';
+import { importKind, remapKind } from './momentum/delivery-jobs.ts';
+
+/**
+ * Every kind of background job, in one list. Each kind is declared beside the code that makes and
+ * runs it (`defineJobKind`: name, payload schema, the one way to make a job and to handle one),
+ * so producers and handlers share one typed payload; this list is where they are all seen at once.
+ *
+ * | kind          | made by                                   | does                                        |
+ * | ------------- | ----------------------------------------- | ------------------------------------------- |
+ * | map-event     | every receiver, admin reprocess           | maps one stored inbound event to a delivery |
+ * | remap         | map-event, admin manual remap, replay     | POST /v1/meeting/remap (paced)              |
+ * | import        | admin manual import, replay               | POST /user-provided-meeting (paced)         |
+ * | calendar-sync | Google push, backstop, admin              | pulls a Google calendar's changes           |
+ */
+export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind] as const;
+
+export const JOB_KIND_NAMES: readonly string[] = JOB_CATALOGUE.map((kind) => kind.name);
