@@ -1,9 +1,11 @@
-import type { ErrorRequestHandler, Request, Router } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import type { z } from 'zod';
 
 import type { AdminRouteSpec, InputOf } from '../src/admin/route-spec.ts';
 import { AppError } from '../src/core/errors.ts';
 import type { Logger } from '../src/core/logger.ts';
+import { bodyTooLarge } from '../src/http/body-too-large.ts';
+import { requireContentType } from '../src/http/content-type.ts';
 import { findUnstorable } from '../src/http/inbound-text.ts';
 import { adminKeyFingerprint } from './admin-auth.ts';
 
@@ -15,9 +17,12 @@ export interface AdminInput<S extends AdminRouteSpec> {
 }
 
 export interface AdminReply {
-  body: unknown;
+  /** The JSON answer (none for a 204 route). */
+  body?: unknown;
   /** For a mutating route: what it changed, logged with the key's fingerprint (absent: nothing changed). */
   changed?: Record<string, unknown>;
+  /** Answered instead of the body, once the change is logged: the route changed something and still failed. */
+  failure?: AppError;
 }
 
 const issuesOf = (error: z.ZodError) => error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
@@ -43,19 +48,17 @@ function parse<T extends z.ZodType | undefined>(schema: T, value: unknown, part:
   return result.data as InputOf<T>;
 }
 
-function requireJson(req: Request): void {
-  // An empty body is not "JSON": the schema would see undefined and answer with a vaguer 400.
-  if (!req.is('application/json')) {
-    throw new AppError('unsupported_media_type', `Content-Type ${JSON.stringify(req.get('content-type') ?? '(none)')} is not accepted; send application/json`, {
-      status: 415,
-    });
-  }
-}
+// A route with a body takes JSON in UTF-8 only, checked before the body is read.
+const requireJson = requireContentType(['application/json'], 'application/json');
+const readJson = express.json({ limit: '1mb' });
+// No body at all is not "JSON" either: the schema would see undefined and answer with a vaguer 400.
+const requireBody: RequestHandler = (req, _res, next) =>
+  next(req.body === undefined ? new AppError('unsupported_media_type', 'the body is missing; send application/json', { status: 415 }) : undefined);
+const jsonBody = [requireJson, readJson, requireBody];
 
 /** Registers a spec'd route: validate path, query and body with its schemas, run, log changes, answer JSON. */
 export function bindAdminRoute<S extends AdminRouteSpec>(router: Router, logger: Logger, spec: S, run: (input: AdminInput<S>) => Promise<AdminReply>): void {
-  router[spec.method](spec.path, async (req, res) => {
-    if (spec.body !== undefined) requireJson(req);
+  router[spec.method](spec.path, ...(spec.body === undefined ? [] : jsonBody), async (req, res) => {
     const input = {
       params: parse(spec.params, req.params, 'path'),
       query: parse(spec.query, req.query, 'query'),
@@ -63,17 +66,20 @@ export function bindAdminRoute<S extends AdminRouteSpec>(router: Router, logger:
       keyFingerprint: adminKeyFingerprint(res),
     } as AdminInput<S>;
     const reply = await run(input);
-    // Issue 5: every change is logged with the key's fingerprint (never the key) and what it changed.
+    // Every change is logged with the key's fingerprint (never the key) and what it changed.
     // A mutating route that changed nothing (a dry run) leaves no change line.
     if (spec.mutating && reply.changed !== undefined)
       logger.info('admin change', { action: spec.operationId, keyFingerprint: input.keyFingerprint, ...reply.changed });
-    res.status(spec.success.status).json(reply.body);
+    if (reply.failure !== undefined) throw reply.failure;
+    if (spec.success.status === 204) res.status(204).end();
+    else res.status(spec.success.status).json(reply.body);
   });
 }
 
+const tooLarge = bodyTooLarge('1 MB');
+
 /** body-parser's errors in the admin API's own words (the JSON error handler answers them). */
-export const adminBodyErrors: ErrorRequestHandler = (error: { type?: unknown }, _req, _res, next) => {
+export const adminBodyErrors: ErrorRequestHandler = (error: { type?: unknown }, req, res, next) => {
   if (error.type === 'entity.parse.failed') return next(new AppError('invalid_json', 'body is not valid JSON', { status: 400 }));
-  if (error.type === 'entity.too.large') return next(new AppError('body_too_large', 'body is larger than 1 MB', { status: 413 }));
-  next(error);
+  tooLarge(error, req, res, next);
 };

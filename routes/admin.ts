@@ -1,16 +1,19 @@
 import { readFileSync } from 'node:fs';
 
-import express, { Router } from 'express';
+import { Router } from 'express';
 
 import { bulkReplay } from '../src/admin/bulk-replay.ts';
+import { addCalendar, listCalendars, removeCalendar } from '../src/admin/calendars.ts';
 import { deliveryDetail, listDeliveries } from '../src/admin/deliveries.ts';
 import { inboundEventDetail, listInboundEvents, reprocessEvent } from '../src/admin/events.ts';
 import { enqueueManualImport, enqueueManualRemap } from '../src/admin/manual-deliveries.ts';
 import { buildOpenApi } from '../src/admin/openapi.ts';
 import { cancelDelivery, replayDelivery } from '../src/admin/replay.ts';
+import type { AdminRouteSpec } from '../src/admin/route-spec.ts';
 import { ADMIN_ROUTE_LIST, ADMIN_ROUTES } from '../src/admin/routes.ts';
 import { adminStats, type RateBucket } from '../src/admin/stats.ts';
 import { jobSummary } from '../src/admin/views.ts';
+import type { CalendarManager } from '../src/calendar/calendar-manager.ts';
 import type { Config } from '../src/core/config.ts';
 import type { Logger } from '../src/core/logger.ts';
 import type { Store } from '../src/store/types.ts';
@@ -23,16 +26,25 @@ export interface AdminRouterDeps {
   logger: Logger;
   /** The Momentum token bucket, for the stats; absent in apps without a delivery runtime. */
   momentumRate?: RateBucket;
+  /** Watched calendars at run time; the /admin/calendars routes exist only when it is given. */
+  calendars?: CalendarManager;
 }
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
 
-/** The admin API: every route behind adminAuth, inputs checked by the specs' zod schemas. */
+/**
+ * The admin API: every route behind adminAuth, inputs checked by the specs' zod schemas. The
+ * OpenAPI document describes the routes bound here, so it never lists one this bridge does not serve.
+ */
 export function adminRouter(deps: AdminRouterDeps): Router {
-  const { store, logger, config } = deps;
+  const { store, logger, config, calendars } = deps;
   const router = Router();
-  router.use('/admin', adminAuth({ keys: config.ADMIN_API_KEYS }), express.json({ limit: '1mb' }));
-  const on = <S extends (typeof ADMIN_ROUTE_LIST)[number]>(spec: S, run: Parameters<typeof bindAdminRoute<S>>[3]) => bindAdminRoute(router, logger, spec, run);
+  router.use('/admin', adminAuth({ keys: config.ADMIN_API_KEYS }));
+  const bound: AdminRouteSpec[] = [];
+  const on = <S extends (typeof ADMIN_ROUTE_LIST)[number]>(spec: S, run: Parameters<typeof bindAdminRoute<S>>[3]) => {
+    bound.push(spec);
+    bindAdminRoute(router, logger, spec, run);
+  };
   const R = ADMIN_ROUTES;
 
   on(R.listEvents, async ({ query }) => ({ body: await listInboundEvents(store, query) }));
@@ -70,8 +82,24 @@ export function adminRouter(deps: AdminRouterDeps): Router {
   });
 
   on(R.stats, async () => ({ body: await adminStats(store, deps.momentumRate) }));
-  const document = buildOpenApi(ADMIN_ROUTE_LIST, VERSION);
-  on(R.openApi, async () => ({ body: document }));
+
+  if (calendars !== undefined) {
+    on(R.listCalendars, async () => ({ body: await listCalendars(calendars) }));
+    on(R.addCalendar, async ({ body }) => {
+      const added = await addCalendar(calendars, body.calendarId);
+      // A refused watch still saved the calendar: that change is logged too, then the 502 answered.
+      if ('refused' in added) return { failure: added.refused, changed: { calendarId: body.calendarId, watchRefused: true } };
+      return { body: added.calendar, changed: { calendarId: body.calendarId } };
+    });
+    on(R.removeCalendar, async ({ params }) => {
+      await removeCalendar(calendars, params.calendarId);
+      return { changed: { calendarId: params.calendarId } };
+    });
+  }
+
+  let document: Record<string, unknown> | undefined;
+  // Built on the first call, once every route above is bound.
+  on(R.openApi, async () => ({ body: (document ??= buildOpenApi(bound, VERSION)) }));
 
   router.use('/admin', adminBodyErrors);
   return router;

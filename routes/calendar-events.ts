@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
+import express, { type RequestHandler, Router } from 'express';
 
 import { calendarRecordKey } from '../src/calendar/calendar-event.ts';
 import { createGenericReceiver } from '../src/calendar/generic-receiver.ts';
@@ -6,7 +6,8 @@ import { webhookHeaders } from '../src/calendar/standard-webhooks.ts';
 import type { Config } from '../src/core/config.ts';
 import { AppError } from '../src/core/errors.ts';
 import type { Logger } from '../src/core/logger.ts';
-import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
+import { bodyTooLarge, settingLimit } from '../src/http/body-too-large.ts';
+import { requireContentType } from '../src/http/content-type.ts';
 import { mapEventJobsFor } from '../src/mapping/map-event-job.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { countRefusals } from '../src/metrics/refusal-counter.ts';
@@ -25,22 +26,7 @@ export interface CalendarEventsRouterDeps {
 }
 
 /** JSON in UTF-8, checked before the body is read: a signed body in another charset would be read as the wrong text. */
-const requireJson: RequestHandler = (req, _res, next) => {
-  const header = req.get('content-type');
-  if (mediaTypeOf(header) !== 'application/json') return next(new AppError('unsupported_media_type', 'send Content-Type: application/json', { status: 415 }));
-  next(refuseOtherCharset(header));
-};
-
-// body-parser's own 413 says "request entity too large"; say which limit and how big.
-const tooLarge =
-  (maxBody: number): ErrorRequestHandler =>
-  (error, _req, _res, next) => {
-    next(
-      (error as { type?: unknown }).type === 'entity.too.large'
-        ? new AppError('body_too_large', `body is larger than CALENDAR_MAX_BODY (${maxBody} bytes)`, { status: 413 })
-        : error,
-    );
-  };
+const requireJson = requireContentType(['application/json'], 'application/json');
 
 /**
  * `POST /calendar/events`: one meeting from any calendar, signed with Standard Webhooks (under
@@ -107,6 +93,6 @@ export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
     res.set('Allow', 'POST');
     next(new AppError('method_not_allowed', `${req.method} is not allowed; calendar events are POSTed`, { status: 405 }));
   });
-  router.use(CALENDAR_EVENTS_PATH, tooLarge(deps.config.CALENDAR_MAX_BODY), countRefusals('calendar', deps.metrics));
+  router.use(CALENDAR_EVENTS_PATH, bodyTooLarge(settingLimit('CALENDAR_MAX_BODY', deps.config.CALENDAR_MAX_BODY)), countRefusals('calendar', deps.metrics));
   return router;
 }

@@ -1,10 +1,8 @@
-import express, { type RequestHandler, Router } from 'express';
-import { z } from 'zod';
+import { Router } from 'express';
 
 import { AppError } from '../src/core/errors.ts';
 import type { Logger } from '../src/core/logger.ts';
-import { type ChannelManager, NOTIFICATIONS_PATH } from '../src/google/channels.ts';
-import { GoogleApiError } from '../src/google/google-api-error.ts';
+import { NOTIFICATIONS_PATH } from '../src/google/channels.ts';
 import { createPushReceiver } from '../src/google/push-receiver.ts';
 import { hasControlCharacter } from '../src/http/inbound-text.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
@@ -70,55 +68,5 @@ export function googleCalendarRouter(deps: GoogleCalendarRouterDeps): Router {
     next(new AppError('method_not_allowed', `${req.method} is not allowed; notifications are POSTed`, { status: 405 }));
   });
   router.use(GOOGLE_NOTIFICATIONS_PATH, countRefusals('google', deps.metrics));
-  return router;
-}
-
-// An email address is at most 254 characters; the path parameter of DELETE is checked the same way.
-const calendarIdSchema = z
-  .email({ error: "calendarId must be the calendar owner's email address" })
-  .max(254, { error: 'calendarId must be at most 254 characters' })
-  .transform((value) => value.toLowerCase());
-const calendarBody = z.strictObject({ calendarId: calendarIdSchema });
-
-/**
- * Run-time watched calendars: `GET /admin/calendars`, `POST /admin/calendars {calendarId}`,
- * `DELETE /admin/calendars/:calendarId`. `authorize` is the admin API key check; it is required
- * so this router can never be mounted open.
- */
-export function googleCalendarAdminRouter(deps: { manager: ChannelManager; authorize: RequestHandler }): Router {
-  const router = Router();
-  const view = (status: Awaited<ReturnType<ChannelManager['list']>>[number]) => ({
-    calendarId: status.calendarId,
-    watching: status.watching,
-    addedBy: status.addedBy,
-    hasSyncToken: status.syncToken !== null,
-    channel: status.channel
-      ? { id: status.channel.id, expiration: new Date(status.channel.expiration).toISOString(), createdAt: new Date(status.channel.createdAt).toISOString() }
-      : null,
-  });
-
-  router.use('/admin/calendars', deps.authorize);
-  router.get('/admin/calendars', async (_req, res) => {
-    res.json({ calendars: (await deps.manager.list()).map(view) });
-  });
-  router.post('/admin/calendars', express.json({ limit: '4kb' }), async (req, res) => {
-    const parsed = calendarBody.safeParse(req.body);
-    if (!parsed.success)
-      throw new AppError('invalid_body', 'expected {"calendarId": "<owner email>"}', { status: 400, details: { issues: parsed.error.issues } });
-    try {
-      res.status(201).json(view(await deps.manager.addCalendar(parsed.data.calendarId)));
-    } catch (error) {
-      if (!(error instanceof GoogleApiError)) throw error;
-      // The calendar is stored as watched: the backstop syncs it and the next upkeep round retries the watch.
-      throw new AppError('google_watch_failed', `calendar saved, but Google refused the watch: ${error.message}`, { status: 502 });
-    }
-  });
-  router.delete('/admin/calendars/:calendarId', async (req, res) => {
-    const parsed = calendarIdSchema.safeParse(req.params.calendarId);
-    if (!parsed.success) throw new AppError('invalid_path', "calendarId must be the calendar owner's email address", { status: 400 });
-    const calendarId = parsed.data;
-    if (!(await deps.manager.removeCalendar(calendarId))) throw new AppError('not_found', `calendar ${calendarId} is not known`, { status: 404 });
-    res.status(204).end();
-  });
   return router;
 }

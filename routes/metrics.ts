@@ -1,9 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-
 import { type RequestHandler, Router } from 'express';
 
+import { secretMatcher } from '../src/core/constant-time.ts';
 import { AppError } from '../src/core/errors.ts';
 import { recordAuthFailure } from '../src/http/auth-failure-limit.ts';
+import { bearerToken } from '../src/http/bearer.ts';
 import type { MetricsExposition } from '../src/metrics/prometheus-metrics.ts';
 
 export const METRICS_PATH = '/metrics';
@@ -16,14 +16,10 @@ export interface MetricsRouterDeps {
   authFailureLimit?: RequestHandler;
 }
 
-// Hashing both sides gives equal lengths, so the comparison takes the same time whatever was sent.
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
 function requireToken(token: string): RequestHandler {
-  const expected = digest(token);
+  const matches = secretMatcher([token]);
   return (req, res, next) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-    if (match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected)) return next();
+    if (matches(bearerToken(req.get('authorization')))) return next();
     recordAuthFailure(res);
     res.set('WWW-Authenticate', 'Bearer realm="metrics"');
     next(new AppError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', { status: 401 }));

@@ -2,11 +2,11 @@ import express, { type ErrorRequestHandler, type RequestHandler, Router } from '
 
 import type { Config } from '../src/core/config.ts';
 import { AppError, publicError } from '../src/core/errors.ts';
-import { quoted } from '../src/core/excerpt.ts';
 import type { Logger } from '../src/core/logger.ts';
-import { mediaTypeOf, refuseOtherCharset } from '../src/http/content-type.ts';
+import { bodyTooLarge, settingLimit } from '../src/http/body-too-large.ts';
+import { requireContentType } from '../src/http/content-type.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
-import { outboundMessageReceiver } from '../src/salesforce/outbound-message-receiver.ts';
+import { type OutboundMessageOutcome, outboundMessageReceiver } from '../src/salesforce/outbound-message-receiver.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE, soapFault } from '../src/salesforce/soap-replies.ts';
 import type { InboundEvent, NewJob, Store } from '../src/store/types.ts';
 
@@ -25,31 +25,29 @@ export interface SalesforceRouterDeps {
 }
 
 // Salesforce posts SOAP 1.1 as text/xml; application/soap+xml is accepted for SOAP 1.2-minded senders.
-const XML_TYPES = new Set(['text/xml', 'application/soap+xml']);
-// ignoreBOM keeps a byte-order mark in the text: the XML parser accepts one in front of the
-// document and refuses anything else, so two BOMs are not silently cut down to a well-formed one.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// Checked before the body is read, so a JSON or form post is refused without reading it.
+const requireXml = requireContentType(['text/xml', 'application/soap+xml'], 'text/xml');
 // The ack never changes: encoded once, and sent without res.send's per-reply ETag (a SHA-1 of a
 // constant body, meaningless on a POST reply). Node adds Content-Length for a body given to end().
 const ACK_BODY = Buffer.from(ACK_ENVELOPE, 'utf8');
 
-/** Content type and charset first, so a JSON or form post is refused before its body is read. */
-const requireXml: RequestHandler = (req, _res, next) => {
-  const header = req.get('content-type') ?? '';
-  if (!XML_TYPES.has(mediaTypeOf(header))) {
-    return next(new AppError('unsupported_media_type', `Content-Type ${quoted(header || '(none)')} is not accepted; send text/xml`, { status: 415 }));
+/** A refusal in the words of the SOAP fault: `invalid` is the sender's mistake, `not_stored` ours (Salesforce retries). */
+function refusal(outcome: Exclude<OutboundMessageOutcome, { kind: 'stored' }>): AppError {
+  switch (outcome.kind) {
+    case 'invalid':
+      return new AppError(outcome.code, outcome.reason, { status: 400 });
+    case 'refused':
+      return new AppError(outcome.code, outcome.reason, { status: 403 });
+    case 'not_stored':
+      return new AppError('store_unavailable', 'the message could not be stored; it will be accepted on a retry', { status: 500, cause: outcome.cause });
   }
-  next(refuseOtherCharset(header));
-};
+}
 
 /** Answers every error of this router as a SOAP fault: Salesforce understands nothing else. */
-function soapFaults(logger: Logger, maxBody: number, metrics: InboundMetrics | undefined): ErrorRequestHandler {
+function soapFaults(logger: Logger, metrics: InboundMetrics | undefined): ErrorRequestHandler {
   return (error, _req, res, next) => {
     if (res.headersSent) return next(error);
-    const tooLarge = (error as { type?: unknown }).type === 'entity.too.large';
-    const reply = tooLarge
-      ? { status: 413, code: 'body_too_large', message: `body is larger than SALESFORCE_MAX_BODY (${maxBody} bytes)` }
-      : publicError(error);
+    const reply = publicError(error);
     metrics?.inboundMessage('salesforce', 'refused', reply.code);
     if (reply.status >= 500) logger.error('salesforce message failed', { error, cause: (error as Error).cause, code: reply.code });
     else logger.warn('salesforce message refused', { status: reply.status, code: reply.code, reason: reply.message });
@@ -78,15 +76,9 @@ export function salesforceRouter(deps: SalesforceRouterDeps): Router {
   const readBody = express.raw({ type: () => true, limit: config.SALESFORCE_MAX_BODY });
 
   router.post(OUTBOUND_MESSAGE_PATH, requireConfigured, requireXml, readBody, async (req, res) => {
-    const body: unknown = req.body;
-    if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError('empty_body', 'body is empty; expected a SOAP Outbound Message', { status: 400 });
-    let xml: string;
-    try {
-      xml = utf8.decode(body);
-    } catch {
-      throw new AppError('invalid_encoding', 'body is not valid UTF-8', { status: 400 });
-    }
-    const { message, result } = await receive(xml);
+    const outcome = await receive(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    if (outcome.kind !== 'stored') throw refusal(outcome);
+    const { message, result } = outcome;
     res.locals.logFields = {
       organizationId: message.organizationId,
       actionId: message.actionId,
@@ -105,6 +97,6 @@ export function salesforceRouter(deps: SalesforceRouterDeps): Router {
     res.set('Allow', 'POST');
     next(new AppError('method_not_allowed', `${req.method} is not allowed; Outbound Messages are POSTed`, { status: 405 }));
   });
-  router.use(OUTBOUND_MESSAGE_PATH, soapFaults(logger, config.SALESFORCE_MAX_BODY, deps.metrics));
+  router.use(OUTBOUND_MESSAGE_PATH, bodyTooLarge(settingLimit('SALESFORCE_MAX_BODY', config.SALESFORCE_MAX_BODY)), soapFaults(logger, deps.metrics));
   return router;
 }

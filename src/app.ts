@@ -2,16 +2,16 @@ import express from 'express';
 import helmet from 'helmet';
 
 import { adminRouter } from '../routes/admin.ts';
-import { adminAuth } from '../routes/admin-auth.ts';
 import { adminConsoleRouter } from '../routes/admin-console.ts';
 import { calendarEventsRouter } from '../routes/calendar-events.ts';
-import { googleCalendarAdminRouter, googleCalendarRouter } from '../routes/google-calendar.ts';
+import { googleCalendarRouter } from '../routes/google-calendar.ts';
 import { healthRouter } from '../routes/health.ts';
 import { metricsRouter } from '../routes/metrics.ts';
 import { salesforceRouter } from '../routes/salesforce.ts';
 import type { RateBucket } from './admin/stats.ts';
 import type { Config } from './core/config.ts';
 import type { Logger } from './core/logger.ts';
+import { googleCalendarManager } from './google/calendar-manager.ts';
 import type { ChannelManager } from './google/channels.ts';
 import { accessLog } from './http/access-log.ts';
 import { authFailureLimit } from './http/auth-failure-limit.ts';
@@ -32,7 +32,7 @@ export interface AppDeps {
   store?: Store;
   /** The app's own metrics registry and recorder; GET /metrics is mounted only when it is given. */
   metrics?: PrometheusMetrics;
-  /** Google Calendar channel manager; the /admin/calendars routes are mounted only when it is given. */
+  /** Google Calendar channel manager; the admin API serves /admin/calendars through it only when it is given. */
   googleManager?: ChannelManager;
   /** The Momentum token bucket (rate limiter and key), shown by GET /admin/stats. */
   momentumRate?: RateBucket;
@@ -72,9 +72,12 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.store) app.use(adminConsoleRouter());
   app.use('/admin', noStore(), authFailures);
   if (deps.store) {
-    app.use(adminRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}) }));
+    const optional = {
+      ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}),
+      ...(deps.googleManager ? { calendars: googleCalendarManager(deps.googleManager) } : {}),
+    };
+    app.use(adminRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...optional }));
   }
-  if (deps.googleManager) app.use(googleCalendarAdminRouter({ manager: deps.googleManager, authorize: adminAuth({ keys: deps.config.ADMIN_API_KEYS }) }));
   app.use(jsonNotFound());
   app.use(jsonErrorHandler(deps.logger));
   return app;

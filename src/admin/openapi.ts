@@ -13,6 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Body too large',
   415: 'Body is not application/json',
   500: 'Internal error',
+  502: 'The calendar provider refused; the change is saved and retried by the next upkeep round',
   503: 'admin API disabled: set ADMIN_API_KEYS',
 };
 
@@ -50,7 +51,10 @@ function operation(spec: AdminRouteSpec): Json {
     parameters: parameters(spec),
     ...(spec.body ? { requestBody: { required: true, content: jsonContent(jsonSchema(spec.body, 'input')) } } : {}),
     responses: {
-      [String(spec.success.status)]: { description: spec.success.description, content: jsonContent(jsonSchema(spec.success.schema, 'output')) },
+      [String(spec.success.status)]: {
+        description: spec.success.description,
+        ...('schema' in spec.success ? { content: jsonContent(jsonSchema(spec.success.schema, 'output')) } : {}),
+      },
       ...Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
     },
   };

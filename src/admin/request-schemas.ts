@@ -132,6 +132,16 @@ export const manualRemapQuerySchema = z.strictObject({
 
 export const emptyQuerySchema = z.strictObject({});
 
+// An email address is at most 254 characters; the path parameter of DELETE is checked the same way.
+const calendarId = z
+  .email({ error: "calendarId must be the calendar owner's email address" })
+  .max(254, { error: 'calendarId must be at most 254 characters' })
+  .transform((value) => value.toLowerCase())
+  .meta({ description: "The calendar owner's email address (kept in lower case)" });
+
+export const calendarBodySchema = z.strictObject({ calendarId });
+export const calendarParamsSchema = z.strictObject({ calendarId });
+
 export type DeliveryListQuery = z.output<typeof deliveryListQuerySchema>;
 export type EventListQueryInput = z.output<typeof eventListQuerySchema>;
 export type BulkReplayBody = z.output<typeof bulkReplayBodySchema>;

@@ -104,6 +104,15 @@ export const statsSchema = z.object({
     .meta({ description: "Momentum's budget; null when pacing is off" }),
 });
 
+export const watchedCalendarSchema = z.object({
+  calendarId: z.string(),
+  watching: z.boolean(),
+  addedBy: z.string().meta({ description: 'config (GOOGLE_CALENDAR_IDS) or admin (added through this API)' }),
+  hasSyncToken: z.boolean().meta({ description: 'A completed sync left a token: the next sync is incremental' }),
+  channel: z.object({ id: z.string(), expiration: time, createdAt: time }).nullable().meta({ description: 'The live push channel; null while none is open' }),
+});
+export const calendarListSchema = z.object({ calendars: z.array(watchedCalendarSchema) });
+
 export const openApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
 
 export type JobSummary = z.infer<typeof jobSummarySchema>;
@@ -112,3 +121,4 @@ export type DeliveryDetail = z.infer<typeof deliveryDetailSchema>;
 export type EventDetail = z.infer<typeof eventDetailSchema>;
 export type BulkReplayAnswer = z.infer<typeof bulkReplayAnswerSchema>;
 export type AdminStats = z.infer<typeof statsSchema>;
+export type WatchedCalendarView = z.infer<typeof watchedCalendarSchema>;

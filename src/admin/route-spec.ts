@@ -9,7 +9,7 @@ export interface AdminRouteSpec<
   Q extends z.ZodObject | undefined = z.ZodObject | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
 > {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   /** Express path (`/admin/deliveries/:id`). */
   path: string;
   operationId: string;
@@ -21,9 +21,10 @@ export interface AdminRouteSpec<
   query?: Q;
   /** A JSON request body. */
   body?: B;
-  success: { status: 200 | 202; description: string; schema: z.ZodType };
+  /** The answer on success: a JSON body, or none at all (204). */
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType } | { status: 204; description: string };
   /** Statuses this route may answer besides success, 400, 401, 503 and 500. */
-  errors?: Array<404 | 409 | 413 | 415>;
+  errors?: Array<404 | 409 | 413 | 415 | 502>;
 }
 
 /** Keeps the literal schema types of a spec, so handlers get typed inputs. */

@@ -1,5 +1,7 @@
 import {
   bulkReplayBodySchema,
+  calendarBodySchema,
+  calendarParamsSchema,
   deliveryListQuerySchema,
   emptyQuerySchema,
   eventListQuerySchema,
@@ -10,6 +12,7 @@ import {
 } from './request-schemas.ts';
 import {
   bulkReplayAnswerSchema,
+  calendarListSchema,
   deliveryAnswerSchema,
   deliveryDetailSchema,
   eventDetailSchema,
@@ -18,6 +21,7 @@ import {
   jobPageSchema,
   openApiDocumentSchema,
   statsSchema,
+  watchedCalendarSchema,
 } from './response-schemas.ts';
 import { defineRoute } from './route-spec.ts';
 
@@ -141,6 +145,39 @@ export const ADMIN_ROUTES = {
     summary: 'Counts by kind and state, oldest pending, dead in the last 24 h, the Momentum rate-limit bucket',
     query: emptyQuerySchema,
     success: { status: 200, description: 'The stats', schema: statsSchema },
+  }),
+  listCalendars: defineRoute({
+    method: 'get',
+    path: '/admin/calendars',
+    operationId: 'listCalendars',
+    mutating: false,
+    summary: 'Watched calendars with their push channel (served when Google Calendar is configured)',
+    query: emptyQuerySchema,
+    success: { status: 200, description: 'Every watched or stopped calendar', schema: calendarListSchema },
+  }),
+  addCalendar: defineRoute({
+    method: 'post',
+    path: '/admin/calendars',
+    operationId: 'addCalendar',
+    mutating: true,
+    summary: 'Watches a calendar from now on: saved, then a push channel is opened',
+    description:
+      'When the provider refuses the watch, the answer is 502 (google_watch_failed) and the calendar stays saved as watched: the backstop sync covers it and the next upkeep round tries the watch again.',
+    query: emptyQuerySchema,
+    body: calendarBodySchema,
+    success: { status: 201, description: 'The calendar, watched', schema: watchedCalendarSchema },
+    errors: [413, 415, 502],
+  }),
+  removeCalendar: defineRoute({
+    method: 'delete',
+    path: '/admin/calendars/:calendarId',
+    operationId: 'removeCalendar',
+    mutating: true,
+    summary: 'Stops watching a calendar and closes its push channels',
+    params: calendarParamsSchema,
+    query: emptyQuerySchema,
+    success: { status: 204, description: 'No longer watched' },
+    errors: [404],
   }),
   openApi: defineRoute({
     method: 'get',

@@ -1,4 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+
+import { secretMatcher } from '../core/constant-time.ts';
 
 /**
  * Standard Webhooks signatures: the signature header holds space-separated `v1,<base64
@@ -59,32 +61,30 @@ export function signStandardWebhook(secret: string, id: string, timestamp: numbe
 }
 
 /**
- * The `v1` entries of a signature header, as the bytes of their text. Each entry is
- * `<version>,<signature>`; entries of another version (`v1a,…` for asymmetric keys) are not ours
- * and are skipped, as is anything without a comma.
+ * The `v1` entries of a signature header, as text. Each entry is `<version>,<signature>`;
+ * entries of another version (`v1a,…` for asymmetric keys) are not ours and are skipped, as is
+ * anything without a comma.
  */
-function v1Signatures(header: string): Buffer[] {
-  const offered: Buffer[] = [];
+function v1Signatures(header: string): string[] {
+  const offered: string[] = [];
   for (const entry of header.split(' ')) {
     const comma = entry.indexOf(',');
-    if (comma !== -1 && entry.slice(0, comma) === 'v1') offered.push(Buffer.from(entry.slice(comma + 1), 'latin1'));
+    if (comma !== -1 && entry.slice(0, comma) === 'v1') offered.push(entry.slice(comma + 1));
   }
   return offered;
 }
 
 /**
- * Whether any offered entry is the expected signature. Compared as base64 text: only the
- * canonical encoding of the right 32 bytes is equal, so invalid base64, another length or
- * non-canonical padding bits never match (decoding first would be lenient: Node's base64
- * decoder skips characters it does not know). Every entry is compared, in constant time.
+ * Whether any offered entry is the signature of one of the secrets. Compared as base64 text:
+ * only the canonical, padded encoding of the right 32 bytes is equal, so invalid base64, another
+ * length or non-canonical padding bits never match (decoding first would be lenient: Node's base64
+ * decoder skips characters it does not know). Every entry is compared with every secret's
+ * signature, in constant time.
  */
-function anyMatches(offered: readonly Buffer[], expected: Buffer): boolean {
-  const text = Buffer.from(expected.toString('base64'), 'latin1');
+function anyMatches(offered: readonly string[], expected: readonly string[]): boolean {
+  const matches = secretMatcher(expected);
   let matched = false;
-  for (const candidate of offered) {
-    // timingSafeEqual needs equal lengths; a length mismatch reveals nothing about the key.
-    if (candidate.length === text.length && timingSafeEqual(candidate, text)) matched = true;
-  }
+  for (const entry of offered) matched = matches(entry) || matched;
   return matched;
 }
 
@@ -109,9 +109,7 @@ export function verifyStandardWebhook(
   if (Math.abs(nowSeconds - seconds) > (options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)) {
     return { ok: false, reason: 'stale_timestamp', message: `${prefix}-timestamp is outside the allowed tolerance` };
   }
-  const offered = v1Signatures(signature);
-  let matched = false;
-  for (const secret of secrets) matched = anyMatches(offered, signatureOf(secretKey(secret), id, timestamp, rawBody)) || matched;
-  if (matched) return { ok: true, id, timestamp: seconds };
+  const expected = secrets.map((secret) => signatureOf(secretKey(secret), id, timestamp, rawBody).toString('base64'));
+  if (anyMatches(v1Signatures(signature), expected)) return { ok: true, id, timestamp: seconds };
   return { ok: false, reason: 'bad_signature', message: `no ${prefix}-signature entry matches a configured secret` };
 }

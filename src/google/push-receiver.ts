@@ -1,5 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-
+import { sameSecret } from '../core/constant-time.ts';
 import type { Channel, ChannelStore } from '../store/channel-store.ts';
 import type { JobQueue } from '../store/types.ts';
 import { calendarSyncJob } from './sync-jobs.ts';
@@ -32,10 +31,6 @@ export type PushOutcome =
   /** `sync` (the channel's hello) or a channel whose sync is already pending: nothing more to do. */
   | { kind: 'acknowledged'; channel?: Channel; state: ResourceState }
   | { kind: 'sync_enqueued'; channel: Channel; state: ResourceState; jobId: number };
-
-// Hashing both sides gives equal lengths, so the comparison is constant time whatever was sent.
-const digest = (text: string) => createHash('sha256').update(text).digest();
-const sameSecret = (offered: string | undefined, expected: string) => offered !== undefined && timingSafeEqual(digest(offered), digest(expected));
 
 const CHANNEL_ID = /^[A-Za-z0-9_+/=-]{1,64}$/;
 const CHANNEL_TOKEN = /^[\x20-\x7E]{1,256}$/;

@@ -1,36 +1,75 @@
-import { AppError } from '../core/errors.ts';
 import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { InboundEvent, IngestResult, NewJob, Store } from '../store/types.ts';
-import type { OutboundMessage } from './outbound-message.ts';
-import { parseOutboundMessage } from './soap-parser.ts';
+import type { OutboundMessage, SoapParseErrorCode } from './outbound-message.ts';
+import { isSoapParseError, parseOutboundMessage } from './soap-parser.ts';
 import { salesforceRecordKey, type StoredNotification } from './stored-notification.ts';
 
 export interface OutboundMessageReceiverDeps {
-  store: Store;
+  store: Pick<Store, 'ingest'>;
   /** Allowed org ids (15 or 18 characters); must not be empty. */
   orgIds: readonly string[];
   jobsFor?: (event: InboundEvent) => NewJob[];
 }
 
-export type ReceiveOutboundMessage = (xml: string) => Promise<{ message: OutboundMessage; result: IngestResult }>;
+/** Why a body is not an Outbound Message: no bytes, bytes that are not UTF-8, or the parser's refusal. */
+export type InvalidMessageCode = 'empty_body' | 'invalid_encoding' | SoapParseErrorCode;
+
+export type OutboundMessageOutcome =
+  /** Every notification is durable (new, or stored by an earlier delivery): the message may be acknowledged. */
+  | { kind: 'stored'; message: OutboundMessage; result: IngestResult }
+  /** Not an Outbound Message: sending it again unchanged cannot help. */
+  | { kind: 'invalid'; code: InvalidMessageCode; reason: string }
+  /** A well-formed message from an org the bridge does not serve. */
+  | { kind: 'refused'; code: 'org_not_allowed'; organizationId: string; reason: string }
+  /** The store failed: not stored means not acknowledged, and Salesforce redelivers later (docs/protocols.md §2). */
+  | { kind: 'not_stored'; cause: unknown };
+
+export type ReceiveOutboundMessage = (body: Buffer) => Promise<OutboundMessageOutcome>;
+
+// ignoreBOM keeps a byte-order mark in the text: the XML parser accepts one in front of the
+// document and refuses anything else, so two BOMs are not silently cut down to a well-formed one.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body as text, or why it is not an Outbound Message before any parsing. */
+function decode(body: Buffer): string | Extract<OutboundMessageOutcome, { kind: 'invalid' }> {
+  if (body.length === 0) return { kind: 'invalid', code: 'empty_body', reason: 'body is empty; expected a SOAP Outbound Message' };
+  try {
+    return utf8.decode(body);
+  } catch {
+    return { kind: 'invalid', code: 'invalid_encoding', reason: 'body is not valid UTF-8' };
+  }
+}
+
+/** The parsed message, or the parser's refusal as an outcome; any other error is a bug and is thrown. */
+function parse(xml: string): OutboundMessage | Extract<OutboundMessageOutcome, { kind: 'invalid' }> {
+  try {
+    return parseOutboundMessage(xml);
+  } catch (error) {
+    if (isSoapParseError(error)) return { kind: 'invalid', code: error.code, reason: error.message };
+    throw error;
+  }
+}
 
 /**
- * Parse → check the org → store every notification and its mapping job in one transaction.
- * Throws AppError: 400 (bad message), 403 (org not allowed), 500 (not stored: Salesforce retries).
+ * `POST /salesforce/outbound-message` without the HTTP: decode → parse → check the org → store
+ * every notification and its mapping job in one transaction. Each refusal happens before
+ * anything is stored; the router answers each outcome in SOAP.
  */
 export function outboundMessageReceiver(deps: OutboundMessageReceiverDeps): ReceiveOutboundMessage {
   // Salesforce compares org ids on their first 15 characters, case-sensitively (docs/protocols.md §2).
   const allowed = new Set(deps.orgIds.map((id) => id.slice(0, 15)));
   const jobsFor = deps.jobsFor ?? mapEventJobsFor(salesforceRecordKey);
 
-  return async (xml) => {
-    const message = parseOutboundMessage(xml);
-    if (!allowed.has(message.organizationId.slice(0, 15))) {
-      throw new AppError('org_not_allowed', `OrganizationId ${message.organizationId} is not allowed: it is not listed in SALESFORCE_ORG_IDS`, {
-        status: 403,
-      });
-    }
+  return async (body) => {
+    const xml = decode(body);
+    if (typeof xml !== 'string') return xml;
+    const message = parse(xml);
+    if ('kind' in message) return message;
     const { organizationId, actionId } = message;
+    if (!allowed.has(organizationId.slice(0, 15))) {
+      const reason = `OrganizationId ${organizationId} is not allowed: it is not listed in SALESFORCE_ORG_IDS`;
+      return { kind: 'refused', code: 'org_not_allowed', organizationId, reason };
+    }
     const events = message.notifications.map((notification) => {
       const parsedPayload: StoredNotification = {
         version: 1,
@@ -45,10 +84,9 @@ export function outboundMessageReceiver(deps: OutboundMessageReceiverDeps): Rece
     });
     try {
       const result = await deps.store.ingest({ source: 'salesforce', senderId: organizationId, rawPayload: xml, events }, jobsFor);
-      return { message, result };
+      return { kind: 'stored', message, result };
     } catch (cause) {
-      // Not stored means not acked: Salesforce redelivers the whole message later (docs/protocols.md §2).
-      throw new AppError('store_unavailable', 'the message could not be stored; it will be accepted on a retry', { status: 500, cause });
+      return { kind: 'not_stored', cause };
     }
   };
 }

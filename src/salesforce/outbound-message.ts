@@ -33,7 +33,7 @@ export function soapParseError(code: SoapParseErrorCode, message: string): AppEr
   return new AppError(code, message, { status: 400 });
 }
 
-export function isSoapParseError(error: unknown): error is AppError {
+export function isSoapParseError(error: unknown): error is AppError & { code: SoapParseErrorCode } {
   return error instanceof AppError && (error.code === 'invalid_xml' || error.code === 'xml_dtd_refused' || error.code === 'invalid_soap');
 }
 

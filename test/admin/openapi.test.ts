@@ -1,13 +1,15 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { Router } from 'express';
+import express, { type Router } from 'express';
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { adminRouter } from '../../routes/admin.ts';
 import { openApiPath } from '../../src/admin/route-spec.ts';
+import type { CalendarManager } from '../../src/calendar/calendar-manager.ts';
 import { parseConfig } from '../../src/core/config.ts';
 import type { Store } from '../../src/store/types.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import { type AdminApp, startAdminApp } from './support/admin-app.ts';
+import { type AdminApp, KEY, startAdminApp } from './support/admin-app.ts';
 
 interface RouteLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -73,5 +75,30 @@ describe('GET /admin/openapi.json', () => {
     expect(paths['/admin/deliveries/{id}/replay'].post.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
     expect(Object.keys(paths['/admin/deliveries/{id}/replay'].post.responses)).toEqual(expect.arrayContaining(['202', '401', '404', '409', '503']));
     expect(paths['/admin/meetings/remap'].post.requestBody.content['application/json'].schema.required).toContain('salesforceRecords');
+  });
+
+  it('when the bridge manages calendars, then the /admin/calendars routes are registered and documented with the others', async () => {
+    const calendars: CalendarManager = {
+      list: () => Promise.resolve([]),
+      add: () => Promise.reject(new Error('not called')),
+      remove: () => Promise.resolve(false),
+    };
+    const router = adminRouter({ config: parseConfig({ ADMIN_API_KEYS: KEY }), store: {} as Store, logger: captureLogs().logger, calendars });
+
+    const response = await request(express().use(router)).get('/admin/openapi.json').set('Authorization', `Bearer ${KEY}`);
+
+    expect(response.status).toBe(200);
+    const document = response.body as { paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>> };
+    const routes = registeredRoutes(router).map(({ method, path }) => `${method} ${openApiPath(path)}`);
+    expect(routes).toEqual(expect.arrayContaining(['get /admin/calendars', 'post /admin/calendars', 'delete /admin/calendars/{calendarId}']));
+    const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
+    expect(documented.sort()).toEqual(routes.sort());
+    expect(Object.keys(document.paths['/admin/calendars']!.post!.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '415', '502']));
+    expect(document.paths['/admin/calendars']!.post!.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { properties: { calendarId: { type: 'string', format: 'email' } }, required: ['calendarId'] } } },
+    });
+    expect(document.paths['/admin/calendars/{calendarId}']!.delete!.responses['204']).toEqual({ description: 'No longer watched' });
+    const result = await new Validator().validate(response.body);
+    expect(result.errors ?? []).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import { createJsforceDirectory } from '../../src/salesforce/jsforce-directory.t
 import { outboundMessageReceiver } from '../../src/salesforce/outbound-message-receiver.ts';
 import { createSalesforceEventMapper } from '../../src/salesforce/salesforce-event-mapper.ts';
 import { openStore } from '../../src/store/open-store.ts';
-import type { Job, Store } from '../../src/store/types.ts';
+import type { IngestResult, Job, Store } from '../../src/store/types.ts';
 import { type FakeSalesforce, startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
@@ -49,6 +49,13 @@ async function fakeSalesforce(): Promise<{ fake: FakeSalesforce; directory: Sale
   return { fake, directory: createJsforceDirectory({ api, logger: captureLogs().logger, cacheTtlMs: 600_000 }) };
 }
 
+/** Stores a message as the Salesforce route does; anything but `stored` fails the test. */
+async function ingest(store: Store, xml: string): Promise<IngestResult> {
+  const outcome = await outboundMessageReceiver({ store, orgIds: [ORG] })(Buffer.from(xml, 'utf8'));
+  if (outcome.kind !== 'stored') throw new Error(`the message was not stored: ${JSON.stringify(outcome)}`);
+  return outcome.result;
+}
+
 /** Runs every claimable job of the store through the real runJob with the map-event handler, as the worker would. */
 async function runMapJobs(store: Store, directory?: SalesforceDirectory, now = Date.now()): Promise<Job[]> {
   const logs = captureLogs();
@@ -78,7 +85,7 @@ describe('map-event handler', () => {
   it('when event-opportunity.xml is mapped with lookups, then one remap with the host email is enqueued and the event is mapped', async () => {
     const store = await sqliteStore();
     const { fake, directory } = await fakeSalesforce();
-    const { result } = await outboundMessageReceiver({ store, orgIds: [ORG] })(fixture('event-opportunity.xml'));
+    const result = await ingest(store, fixture('event-opportunity.xml'));
     const eventId = result.created[0]!.id;
 
     const [mapJob] = await runMapJobs(store, directory);
@@ -103,7 +110,7 @@ describe('map-event handler', () => {
 
   it('when no directory is configured, then the remap is enqueued without a host email', async () => {
     const store = await sqliteStore();
-    await outboundMessageReceiver({ store, orgIds: [ORG] })(fixture('event-opportunity.xml'));
+    await ingest(store, fixture('event-opportunity.xml'));
 
     await runMapJobs(store);
 
@@ -117,7 +124,7 @@ describe('map-event handler', () => {
   it('when three Tasks of one owner are mapped at once, then one query looks the owner up and three remaps are enqueued', async () => {
     const store = await sqliteStore();
     const { fake, directory } = await fakeSalesforce();
-    await outboundMessageReceiver({ store, orgIds: [ORG] })(fixture('task-leads-batch.xml'));
+    await ingest(store, fixture('task-leads-batch.xml'));
 
     const mapJobs = await runMapJobs(store, directory);
 
@@ -134,12 +141,11 @@ describe('map-event handler', () => {
 
   it('when a newer change of the same Event is mapped while the older remap is pending, then only the newest remap is left', async () => {
     const store = await sqliteStore();
-    const receive = outboundMessageReceiver({ store, orgIds: [ORG] });
-    await receive(fixture('event-opportunity.xml'));
+    await ingest(store, fixture('event-opportunity.xml'));
     await runMapJobs(store);
     // The same Event, changed: a new notification Id, now related to another Opportunity.
     const newer = fixture('event-opportunity.xml').replace('04l8d0000101XyZAAU', '04l8d0000102XyZAAU').replace('0068d0000101XyZAAU', '0068d0000102XyZAAU');
-    await receive(newer);
+    await ingest(store, newer);
 
     await runMapJobs(store);
 
@@ -154,7 +160,7 @@ describe('map-event handler', () => {
   it('when an Opportunity has no meeting identity, then the event is skipped with the reason, nothing is enqueued and Salesforce is not asked', async () => {
     const store = await sqliteStore();
     const { fake, directory } = await fakeSalesforce();
-    const { result } = await outboundMessageReceiver({ store, orgIds: [ORG] })(fixture('opportunity.xml'));
+    const result = await ingest(store, fixture('opportunity.xml'));
     const eventId = result.created[0]!.id;
 
     const [mapJob] = await runMapJobs(store, directory);
@@ -170,7 +176,7 @@ describe('map-event handler', () => {
   it('when Salesforce answers 503 to the owner lookup, then the job is retried, nothing is enqueued, and the retry maps the event', async () => {
     const store = await sqliteStore();
     const { fake, directory } = await fakeSalesforce();
-    const { result } = await outboundMessageReceiver({ store, orgIds: [ORG] })(fixture('event-opportunity.xml'));
+    const result = await ingest(store, fixture('event-opportunity.xml'));
     const eventId = result.created[0]!.id;
     fake.failQueries(1, 503);
 
