@@ -44,7 +44,25 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
   const inboundNotifications = new Counter({
     name: 'bridge_inbound_notifications_total',
     help: 'Notifications (events) in acked inbound messages, by source and outcome (acked: newly stored, duplicate: already stored)',
+    labelNames: ['source', 'outcome', 'reason'],
+    registers,
+  });
+  const calendarUpkeep = new Counter({
+    name: 'bridge_calendar_upkeep_total',
+    help: 'Calendar watch upkeep (Google channels, Microsoft subscriptions) by source and what happened (created, renewed, recreated, deleted, failed)',
+    labelNames: ['source', 'what'],
+    registers,
+  });
+  const calendarSyncs = new Counter({
+    name: 'bridge_calendar_syncs_total',
+    help: 'Calendar syncs by source and outcome (succeeded, full_resync, failed)',
     labelNames: ['source', 'outcome'],
+    registers,
+  });
+  const calendarLifecycle = new Counter({
+    name: 'bridge_calendar_lifecycle_events_total',
+    help: 'Lifecycle notifications acted on, by source and event (reauthorizationRequired, subscriptionRemoved, missed)',
+    labelNames: ['source', 'event'],
     registers,
   });
   const jobsEnqueued = new Counter({ name: 'bridge_jobs_enqueued_total', help: 'Jobs written to the queue, by kind', labelNames: ['kind'], registers });
@@ -94,6 +112,10 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
       if (counts.acked > 0) inboundNotifications.inc({ source, outcome: 'acked' }, counts.acked);
       if (counts.duplicate > 0) inboundNotifications.inc({ source, outcome: 'duplicate' }, counts.duplicate);
     },
+    inboundNotificationsRefused: (source, reason, count) => inboundNotifications.inc({ source, outcome: 'refused', reason }, count),
+    calendarUpkeep: (source, what) => calendarUpkeep.inc({ source, what }),
+    calendarSync: (source, outcome) => calendarSyncs.inc({ source, outcome }),
+    calendarLifecycle: (source, event) => calendarLifecycle.inc({ source, event }),
     jobsEnqueued: (kind, count) => {
       if (count > 0) jobsEnqueued.inc({ kind }, count);
     },
