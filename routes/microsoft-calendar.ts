@@ -62,7 +62,11 @@ export function microsoftCalendarRouter(deps: MicrosoftCalendarRouterDeps): Rout
       (req, res, next) => {
         if (answerValidation(req, res)) return;
         if (receive === undefined) {
-          return next(new AppError('microsoft_not_configured', 'Microsoft 365 calendars are not configured: set MICROSOFT_TENANT_ID and MICROSOFT_CLIENT_ID', { status: 503 }));
+          return next(
+            new AppError('microsoft_not_configured', 'Microsoft 365 calendars are not configured: set MICROSOFT_TENANT_ID and MICROSOFT_CLIENT_ID', {
+              status: 503,
+            }),
+          );
         }
         next();
       },
@@ -88,7 +92,9 @@ function respond(outcome: GraphReceiveOutcome, kind: string, res: Response, deps
       throw new AppError('invalid_notification', outcome.message, { status: 400 });
     case 'refused': {
       countRefused(outcome.refused, deps);
-      const reasons = Object.entries(outcome.refused).filter(([, count]) => count > 0).map(([reason, count]) => `${count} ${reason}`);
+      const reasons = Object.entries(outcome.refused)
+        .filter(([, count]) => count > 0)
+        .map(([reason, count]) => `${count} ${reason}`);
       deps.logger.warn(`microsoft ${kind} refused`, { refused: outcome.refused });
       throw new AppError('notifications_refused', `no item was accepted: ${reasons.join(', ')}`, { status: 403 });
     }

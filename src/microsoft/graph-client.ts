@@ -52,9 +52,18 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
   const base = new URL(options.baseUrl.replace(/\/+$/, '') + '/');
   const perMailbox = perKeyLimit(MAILBOX_CONCURRENCY);
 
-  async function call(userId: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: URL, what: string, body?: unknown, signal?: AbortSignal, prefer?: string) {
+  async function call(
+    userId: string,
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: URL,
+    what: string,
+    body?: unknown,
+    signal?: AbortSignal,
+    prefer?: string,
+  ) {
     // Links Graph hands back are followed only on Graph's own host: the bridge calls no other.
-    if (url.origin !== base.origin) throw new GraphApiError('final', `${what}: refusing to follow a link to ${url.origin}, which is not MICROSOFT_GRAPH_API_URL`);
+    if (url.origin !== base.origin)
+      throw new GraphApiError('final', `${what}: refusing to follow a link to ${url.origin}, which is not MICROSOFT_GRAPH_API_URL`);
     let token: string;
     try {
       token = await options.accessToken();
@@ -118,9 +127,16 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       return { id, expiration: expirationOf(text, 'create subscription') };
     },
     async renewSubscription(userId, id, expiration, signal) {
-      const text = await call(userId, 'PATCH', at(`subscriptions/${encodeURIComponent(id)}`), 'renew subscription', {
-        expirationDateTime: new Date(expiration).toISOString(),
-      }, signal);
+      const text = await call(
+        userId,
+        'PATCH',
+        at(`subscriptions/${encodeURIComponent(id)}`),
+        'renew subscription',
+        {
+          expirationDateTime: new Date(expiration).toISOString(),
+        },
+        signal,
+      );
       return { expiration: expirationOf(text, 'renew subscription') };
     },
     async deleteSubscription(userId, id, signal) {

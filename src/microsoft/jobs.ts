@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 import { defineJobKind } from '../jobs/job-kind.ts';
-import type { Job, JobQueue } from '../store/types.ts';
 import type { SubscriptionStore } from '../store/subscription-store.ts';
+import type { Job, JobQueue } from '../store/types.ts';
 
 export const mailboxSyncPayloadSchema = z.object({
   userId: z.string().min(1),
@@ -29,6 +29,8 @@ export const lifecycleKind = defineJobKind('microsoft-lifecycle', z.object({ sub
 
 /** The backstop (docs/protocols.md §7: notifications can be missed): one sync per watched mailbox. */
 export async function enqueueBackstopSyncs(subscriptions: SubscriptionStore, jobs: Pick<JobQueue, 'enqueue'>): Promise<Job[]> {
-  const wanted = (await subscriptions.listMailboxes()).filter((mailbox) => mailbox.watching).map((mailbox) => mailboxSyncKind.job({ userId: mailbox.userId, trigger: 'backstop' }));
+  const wanted = (await subscriptions.listMailboxes())
+    .filter((mailbox) => mailbox.watching)
+    .map((mailbox) => mailboxSyncKind.job({ userId: mailbox.userId, trigger: 'backstop' }));
   return wanted.length === 0 ? [] : jobs.enqueue(wanted);
 }

@@ -9,6 +9,8 @@ export interface LifecycleHandlerDeps {
   subscriptions: SubscriptionStore;
   manager: SubscriptionManager;
   jobs: Pick<JobQueue, 'enqueue'>;
+  /** Counts each lifecycle event acted on. */
+  onEvent?: (event: string) => void;
 }
 
 /**
@@ -18,6 +20,7 @@ export interface LifecycleHandlerDeps {
  */
 export function createLifecycleHandler(deps: LifecycleHandlerDeps): JobHandler {
   return lifecycleKind.handler(async ({ subscriptionId, lifecycleEvent }, _job, context): Promise<HandlerResult> => {
+    deps.onEvent?.(lifecycleEvent);
     const subscription = await deps.subscriptions.getSubscription(subscriptionId);
     if (subscription === undefined) return { kind: 'final', state: 'skipped', reason: `subscription ${subscriptionId} is not one of ours` };
     const sync = () => deps.jobs.enqueue([mailboxSyncKind.job({ userId: subscription.userId, trigger: 'lifecycle' })]);

@@ -23,7 +23,8 @@ export function undiciNetworkModule(options: { timeoutMs?: number } = {}): INetw
     });
     const text = await response.body.text();
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    for (const [name, value] of Object.entries(response.headers))
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     let body: unknown;
     try {
       body = text === '' ? {} : JSON.parse(text);

@@ -19,7 +19,10 @@ export type RefusalReason = 'unknown_subscription' | 'client_state_mismatch' | '
 const id = z.string().min(1).max(256);
 // Loose items: Graph adds fields; only what is checked or used is read (docs/protocols.md §7).
 const notificationBodySchema = z.object({
-  value: z.array(z.looseObject({ subscriptionId: id, clientState: z.string().max(1024).optional(), lifecycleEvent: z.string().max(100).optional() })).min(1).max(1000),
+  value: z
+    .array(z.looseObject({ subscriptionId: id, clientState: z.string().max(1024).optional(), lifecycleEvent: z.string().max(100).optional() }))
+    .min(1)
+    .max(1000),
 });
 
 export interface GraphReceiverDeps {

@@ -95,7 +95,11 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps): Subscr
     try {
       const { expiration } = await client.renewSubscription(subscription.userId, subscription.id, now() + ttlMs);
       await store.extendSubscription(subscription.id, expiration, now());
-      logger.info('microsoft subscription renewed', { subscriptionId: subscription.id, userId: subscription.userId, expiration: new Date(expiration).toISOString() });
+      logger.info('microsoft subscription renewed', {
+        subscriptionId: subscription.id,
+        userId: subscription.userId,
+        expiration: new Date(expiration).toISOString(),
+      });
       count('renewed');
       return 'renewed';
     } catch (error) {

@@ -64,7 +64,9 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
     let from: Parameters<GraphClient['delta']>[1] =
       deltaLink !== null
         ? { link: deltaLink }
-        : { window: { start: new Date(now - deps.fullSyncDaysBack * DAY_MS).toISOString(), end: new Date(now + deps.fullSyncDaysAhead * DAY_MS).toISOString() } };
+        : {
+            window: { start: new Date(now - deps.fullSyncDaysBack * DAY_MS).toISOString(), end: new Date(now + deps.fullSyncDaysAhead * DAY_MS).toISOString() },
+          };
     for (;;) {
       const page = await deps.client.delta(userId, from, context.signal);
       tally.pages += 1;

@@ -22,7 +22,7 @@ const WINDOWS_ZONES: Readonly<Record<string, string>> = {
   'Newfoundland Standard Time': 'America/St_Johns',
   'E. South America Standard Time': 'America/Sao_Paulo',
   'Argentina Standard Time': 'America/Buenos_Aires',
-  'UTC': 'Etc/UTC',
+  UTC: 'Etc/UTC',
   'Coordinated Universal Time': 'Etc/UTC',
   'GMT Standard Time': 'Europe/London',
   'Greenwich Standard Time': 'Atlantic/Reykjavik',

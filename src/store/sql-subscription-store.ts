@@ -69,17 +69,27 @@ export function createSqlSubscriptionStore(runner: SqlRunner): SubscriptionStore
       await q(`UPDATE microsoft_mailboxes SET delta_link = $2, updated_at = $3 WHERE user_id = $1`, [userId, deltaLink, now]);
     },
     async recordMailboxOutcome(userId, outcome, now) {
-      await q(
-        `UPDATE microsoft_mailboxes SET last_sync_at = COALESCE($2, last_sync_at), last_error = $3, updated_at = $4 WHERE user_id = $1`,
-        [userId, outcome.syncedAt ?? null, outcome.error ?? null, now],
-      );
+      await q(`UPDATE microsoft_mailboxes SET last_sync_at = COALESCE($2, last_sync_at), last_error = $3, updated_at = $4 WHERE user_id = $1`, [
+        userId,
+        outcome.syncedAt ?? null,
+        outcome.error ?? null,
+        now,
+      ]);
     },
 
     async saveSubscription(subscription) {
       await q(
         `INSERT INTO graph_subscriptions (id, user_id, client_state, expiration, created_at, renewed_at, removed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (id) DO UPDATE SET expiration = excluded.expiration, renewed_at = excluded.renewed_at, removed_at = excluded.removed_at`,
-        [subscription.id, subscription.userId, subscription.clientState, subscription.expiration, subscription.createdAt, subscription.renewedAt, subscription.removedAt],
+        [
+          subscription.id,
+          subscription.userId,
+          subscription.clientState,
+          subscription.expiration,
+          subscription.createdAt,
+          subscription.renewedAt,
+          subscription.removedAt,
+        ],
       );
     },
     async getSubscription(id) {
