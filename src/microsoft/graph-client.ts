@@ -116,7 +116,8 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
           changeType: 'created,updated,deleted',
           notificationUrl: request.notificationUrl,
           lifecycleNotificationUrl: request.lifecycleNotificationUrl,
-          resource: `/users/${encodeURIComponent(request.userId)}/events`,
+          // A JSON field, not a URL: the UPN goes in as it is (docs/protocols.md §7).
+          resource: `/users/${request.userId}/events`,
           expirationDateTime: new Date(request.expiration).toISOString(),
           clientState: request.clientState,
         },

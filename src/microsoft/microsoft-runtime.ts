@@ -74,6 +74,15 @@ function credentialOf(config: MicrosoftSettings): { credential?: GraphCredential
   }
 }
 
+// Graph's resource per cloud (docs/protocols.md §7): a national cloud's Graph is its own resource.
+const NATIONAL_GRAPH_HOSTS = new Set(['graph.microsoft.com', 'graph.microsoft.us', 'dod-graph.microsoft.us', 'microsoftgraph.chinacloudapi.cn']);
+
+/** The scope of the token: `{Graph resource}/.default`; a Graph behind another host (a proxy, a test server) is the global one. */
+export function graphScope(graphUrl: string): string {
+  const host = new URL(graphUrl).host;
+  return `https://${NATIONAL_GRAPH_HOSTS.has(host) ? host : 'graph.microsoft.com'}/.default`;
+}
+
 /**
  * Microsoft 365 calendar watching from the settings, or undefined when no Microsoft credential is
  * set (the start log says so). Throws ConfigError naming what is missing for a half configuration.
@@ -96,14 +105,12 @@ export function createMicrosoftRuntime(
     logger.info('Microsoft 365 calendars are off: MICROSOFT_TENANT_ID and MICROSOFT_CLIENT_ID are not set');
     return undefined;
   }
-  const graphOrigin = new URL(config.MICROSOFT_GRAPH_API_URL).origin;
   const auth = createGraphAuth({
     loginUrl: config.MICROSOFT_LOGIN_URL,
     tenantId: config.MICROSOFT_TENANT_ID!,
     clientId: config.MICROSOFT_CLIENT_ID!,
     credential,
-    // The token is for the Graph the bridge calls: a national cloud's Graph has its own resource.
-    scope: `${graphOrigin}/.default`,
+    scope: graphScope(config.MICROSOFT_GRAPH_API_URL),
     logger,
   });
   const client = createGraphClient({ baseUrl: config.MICROSOFT_GRAPH_API_URL, accessToken: () => auth.accessToken(), ...(deps.now ? { now: deps.now } : {}) });
