@@ -31,7 +31,15 @@ describe('secretValues', () => {
       'SALESFORCE_PRIVATE_KEY',
     ]);
     expect(values).toEqual(
-      expect.arrayContaining(['mk_live_0123456789', 'admin-key-one-long', 'admin-key-two-long', 'sf-client-secret', privateKey, 'a-long-random-scrape-token', 'graph-client-secret']),
+      expect.arrayContaining([
+        'mk_live_0123456789',
+        'admin-key-one-long',
+        'admin-key-two-long',
+        'sf-client-secret',
+        privateKey,
+        'a-long-random-scrape-token',
+        'graph-client-secret',
+      ]),
     );
     expect(values).not.toContain('bridge@example.com');
   });

@@ -153,8 +153,11 @@ describe('Microsoft 365 calendars through startBridge', () => {
     const first = await microsoft.lifecycle(subscription.id, 'reauthorizationRequired');
     await waitFor('the renewal', () => microsoft.subscriptions.get(subscription.id)!.renewals === 1);
     const second = await microsoft.lifecycle(subscription.id, 'reauthorizationRequired');
-    await waitFor('the second lifecycle job to end', () =>
-      jobsOf(running, 'microsoft-lifecycle').every((job) => job.state !== 'pending' && job.state !== 'running') && jobsOf(running, 'microsoft-lifecycle').length === 2,
+    await waitFor(
+      'the second lifecycle job to end',
+      () =>
+        jobsOf(running, 'microsoft-lifecycle').every((job) => job.state !== 'pending' && job.state !== 'running') &&
+        jobsOf(running, 'microsoft-lifecycle').length === 2,
     );
 
     expect([first.status, second.status]).toEqual([202, 202]);
@@ -263,7 +266,13 @@ describe('Microsoft 365 calendars through startBridge', () => {
     const body = (await added.body.json()) as Record<string, unknown>;
 
     expect(added.statusCode).toBe(201);
-    expect(body).toMatchObject({ provider: 'microsoft', calendarId: 'bo.rep@example.com', watching: true, addedBy: 'admin', channel: { id: expect.any(String) } });
+    expect(body).toMatchObject({
+      provider: 'microsoft',
+      calendarId: 'bo.rep@example.com',
+      watching: true,
+      addedBy: 'admin',
+      channel: { id: expect.any(String) },
+    });
     await waitFor('the new mailbox synced', async () => {
       const list = (await request(`${running.bridge.url}/admin/calendars`, { headers: auth }).then((response) => response.body.json())) as {
         calendars: Array<{ calendarId: string; lastSyncAt: string | null }>;

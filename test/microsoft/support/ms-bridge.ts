@@ -25,7 +25,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function fakeMicrosoft(options: { clientCertificatePem?: string; pageSize?: number } = {}): Promise<FakeMicrosoft> {
+export async function fakeMicrosoft(options: { clientCertificatePem?: string; pageSize?: number; latencyMs?: number } = {}): Promise<FakeMicrosoft> {
   // The fake login host is HTTPS with a test certificate (MSAL insists on HTTPS): trust it in this process.
   trustTestCertificate();
   return startFakeMicrosoft({ tenantId: TENANT, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailboxes: [ANA], ...options });
@@ -99,3 +99,14 @@ export const customerMeeting = (fields: GraphEventInput = {}): GraphEventInput =
   ],
   ...fields,
 });
+
+/** A stand-in for the bridge's notification URLs that answers Graph's validation requests only. */
+export async function validationReceiver(port: number): Promise<{ close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const receiver = createServer((req, res) => {
+    const token = new URL(req.url ?? '/', 'http://receiver').searchParams.get('validationToken');
+    res.writeHead(token === null ? 202 : 200, { 'content-type': 'text/plain' }).end(token ?? '');
+  });
+  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
+  return { close: () => new Promise((resolve) => receiver.close(() => resolve())) };
+}
