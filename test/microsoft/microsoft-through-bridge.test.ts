@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
+import { startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { waitFor } from '../jobs/support/wait-for.ts';
 import { ANA, customerMeeting, fakeMicrosoft, type MicrosoftBridge, OPPORTUNITY, removeDir, startMicrosoftBridge } from './support/ms-bridge.ts';
 
@@ -73,9 +75,9 @@ describe('Microsoft 365 calendars through startBridge', () => {
 
   it('when the mapping rules name a microsoftSourceType, then the remap names the source by iCalUId', async () => {
     const mapping = JSON.stringify({ calendar: { microsoftSourceType: 'OUTLOOK_CALENDAR' } });
-    const dir = await import('node:fs').then((fs) => fs.mkdtempSync(`${(process.env.TMPDIR ?? '/tmp').replace(/\/$/, '')}/mapping-`));
-    const file = `${dir}/mapping.json`;
-    (await import('node:fs')).writeFileSync(file, mapping);
+    const dir = mkdtempSync(path.join(tmpdir(), 'mapping-'));
+    const file = path.join(dir, 'mapping.json');
+    writeFileSync(file, mapping);
     cleanups.push(() => removeDir(dir));
     const { microsoft, momentum, subscription } = await setup({ env: { MAPPING_FILE: file } });
 
