@@ -1,9 +1,10 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 import type { Logger } from '../core/logger.ts';
-import type { AdminReads } from '../store/types.ts';
+import type { AdminReads, CalendarChannels } from '../store/types.ts';
 import { type BridgeMetrics, statusClass } from './bridge-metrics.ts';
 import { registerQueueGauges } from './queue-gauges.ts';
+import { registerWatchGauges } from './watch-gauges.ts';
 
 /** What GET /metrics serves: the text and its content type. */
 export interface MetricsExposition {
@@ -19,7 +20,7 @@ export interface PrometheusMetrics {
 export interface PrometheusMetricsOptions {
   logger: Logger;
   /** Source of the queue gauges, read at each scrape; without it they are not registered. */
-  store?: Pick<AdminReads, 'stats'>;
+  store?: Pick<AdminReads, 'stats'> & Partial<CalendarChannels>;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -105,6 +106,9 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
     registers,
   });
   if (options.store) registerQueueGauges(registry, options.store, options.logger);
+  if (options.store?.channels && options.store.subscriptions) {
+    registerWatchGauges(registry, { channels: options.store.channels, subscriptions: options.store.subscriptions }, options.logger);
+  }
 
   const metrics: BridgeMetrics = {
     inboundMessage: (source, outcome, reason) => inboundMessages.inc(reason === undefined ? { source, outcome } : { source, outcome, reason }),

@@ -106,6 +106,9 @@ describe('Microsoft 365 calendars through startBridge', () => {
     const metrics = await request(`${running.bridge.url}/metrics`).then((response) => response.body.text());
     expect(metrics).toMatch(/bridge_inbound_notifications_total\{source="microsoft",outcome="refused",reason="client_state_mismatch"\} 1/);
     expect(metrics).toMatch(/bridge_inbound_notifications_total\{source="microsoft",outcome="refused",reason="unknown_subscription"\} 1/);
+    expect(metrics).toMatch(/bridge_calendar_watches\{source="microsoft",state="live"\} 1/);
+    expect(metrics).toMatch(/bridge_calendar_upkeep_total\{source="microsoft",what="created"\} 1/);
+    expect(metrics).toMatch(/bridge_calendar_syncs_total\{source="microsoft",outcome="succeeded"\} [1-9]/);
     expect(momentum.requests).toHaveLength(0);
   });
 
