@@ -50,13 +50,13 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
   });
   const calendarUpkeep = new Counter({
     name: 'bridge_calendar_upkeep_total',
-    help: 'Calendar watch upkeep (Google channels, Microsoft subscriptions) by source and what happened (created, renewed, recreated, deleted, failed)',
+    help: 'Calendar watch upkeep by source (microsoft: Graph subscriptions) and what happened (created, renewed, recreated, deleted, failed)',
     labelNames: ['source', 'what'],
     registers,
   });
   const calendarSyncs = new Counter({
     name: 'bridge_calendar_syncs_total',
-    help: 'Calendar syncs by source and outcome (succeeded, full_resync, failed)',
+    help: 'Calendar syncs by source (microsoft: delta syncs) and outcome (succeeded, full_resync, failed)',
     labelNames: ['source', 'outcome'],
     registers,
   });

@@ -20,9 +20,9 @@ export interface LifecycleHandlerDeps {
  */
 export function createLifecycleHandler(deps: LifecycleHandlerDeps): JobHandler {
   return lifecycleKind.handler(async ({ subscriptionId, lifecycleEvent }, _job, context): Promise<HandlerResult> => {
-    deps.onEvent?.(lifecycleEvent);
     const subscription = await deps.subscriptions.getSubscription(subscriptionId);
     if (subscription === undefined) return { kind: 'final', state: 'skipped', reason: `subscription ${subscriptionId} is not one of ours` };
+    deps.onEvent?.(lifecycleEvent);
     const sync = () => deps.jobs.enqueue([mailboxSyncKind.job({ userId: subscription.userId, trigger: 'lifecycle' })]);
     try {
       switch (lifecycleEvent) {

@@ -57,7 +57,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps): Subscr
   const ttlMs = Math.min(deps.ttlMs, MAX_SUBSCRIPTION_MS);
   const count = (what: string) => deps.onUpkeep?.(what);
 
-  async function create(userId: string): Promise<GraphSubscription> {
+  /** A new subscription for the mailbox; `what` names it for the upkeep metric (`created`, or `recreated` replacing one Graph lost). */
+  async function create(userId: string, what: 'created' | 'recreated' = 'created'): Promise<GraphSubscription> {
     // 256 random bits, well under Graph's 128-character limit; echoed on every notification.
     const clientState = randomBytes(32).toString('base64url');
     const createdAt = now();
@@ -73,8 +74,8 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps): Subscr
     await store.recordMailboxOutcome(userId, {}, now());
     // What changed before the subscription existed is read by a sync, not notified.
     await deps.jobs.enqueue([mailboxSyncKind.job({ userId, trigger: 'subscribed' })]);
-    logger.info('microsoft subscription created', { subscriptionId: answer.id, userId, expiration: new Date(answer.expiration).toISOString() });
-    count('created');
+    logger.info('microsoft subscription created', { subscriptionId: answer.id, userId, expiration: new Date(answer.expiration).toISOString(), what });
+    count(what);
     return subscription;
   }
 
@@ -106,8 +107,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps): Subscr
       if (!(error instanceof GraphApiError && error.kind === 'not_found')) throw error;
       // Graph no longer has it (expired or removed): a new one replaces it.
       await store.removeSubscription(subscription.id, now());
-      await create(subscription.userId);
-      count('recreated');
+      await create(subscription.userId, 'recreated');
       return 'recreated';
     }
   }
@@ -147,7 +147,16 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps): Subscr
       const orphans = [...new Set(live.filter((subscription) => !known.has(subscription.userId)).map((subscription) => subscription.userId))];
       const all: WatchedMailbox[] = [
         ...mailboxes,
-        ...orphans.map((userId) => ({ userId, watching: false, addedBy: 'unknown', deltaLink: null, lastSyncAt: null, lastError: null, updatedAt: 0 })),
+        ...orphans.map((userId) => ({
+          userId,
+          watching: false,
+          addedBy: 'unknown',
+          deltaLink: null,
+          windowStartedAt: null,
+          lastSyncAt: null,
+          lastError: null,
+          updatedAt: 0,
+        })),
       ];
       for (const mailbox of all) {
         try {
@@ -198,8 +207,7 @@ export function createSubscriptionManager(deps: SubscriptionManagerDeps): Subscr
       if (mailbox === undefined || !mailbox.watching) return 'not watched';
       const live = (await store.activeSubscriptions()).filter((item) => item.userId === subscription.userId);
       // Another path (upkeep) may have replaced it already.
-      if (live.length === 0) await create(subscription.userId);
-      count('recreated');
+      if (live.length === 0) await create(subscription.userId, 'recreated');
       return 'recreated';
     },
   };

@@ -9,6 +9,13 @@ import { mailboxSyncKind } from './jobs.ts';
 import { normaliseGraphEvent } from './normalise-graph-event.ts';
 
 const DAY_MS = 86_400_000;
+/**
+ * Graph keeps the full sync's date range inside the delta link (docs/protocols.md §7), so a link
+ * only ever sees events in the range it was made for. A link whose range began more than this
+ * long ago is replaced by a full sync, so the range moves with time: meetings booked further ahead
+ * come into view within a day. What the full sync reads again is de-duplicated, never re-sent.
+ */
+export const WINDOW_ROLL_MS = DAY_MS;
 // A delta link rejected again straight after a full sync is Graph's problem, not a loop of ours.
 const MAX_FULL_SYNC_RESTARTS = 1;
 
@@ -32,6 +39,7 @@ interface SyncTally {
   duplicates: number;
   skipped: Record<string, number>;
   linkDropped: boolean;
+  windowRolled: boolean;
 }
 
 /**
@@ -82,12 +90,16 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
     if (mailbox === undefined || !mailbox.watching) return { kind: 'final', state: 'skipped', reason: `mailbox ${userId} is not watched` };
 
     const startedAt = context.now();
-    const tally: SyncTally = { mode: 'incremental', pages: 0, changed: 0, stored: 0, duplicates: 0, skipped: {}, linkDropped: false };
-    let link = mailbox.deltaLink;
+    const tally: SyncTally = { mode: 'incremental', pages: 0, changed: 0, stored: 0, duplicates: 0, skipped: {}, linkDropped: false, windowRolled: false };
+    // A link made before windows were recorded, or whose window is a day old, makes way for a full sync.
+    const stale = mailbox.deltaLink !== null && (mailbox.windowStartedAt ?? 0) + WINDOW_ROLL_MS <= startedAt;
+    tally.windowRolled = stale;
+    let link = stale ? null : mailbox.deltaLink;
     for (let restarts = 0; ; restarts += 1) {
       try {
+        const windowStartedAt = context.now();
         const next = await runSync(userId, link, context, tally);
-        if (next !== undefined) await deps.subscriptions.setDeltaLink(userId, next, context.now());
+        if (next !== undefined) await deps.subscriptions.setDeltaLink(userId, next, context.now(), link === null ? windowStartedAt : undefined);
         await deps.subscriptions.recordMailboxOutcome(userId, { syncedAt: context.now() }, context.now());
         context.logger.info('microsoft mailbox synced', { userId, ...tally });
         deps.onSync?.(tally.linkDropped ? 'full_resync' : 'succeeded');

@@ -159,6 +159,7 @@ const MIGRATIONS: Migration[] = [
         watching {int} NOT NULL,
         added_by TEXT NOT NULL,
         delta_link TEXT,
+        window_started_at {bigint},
         last_sync_at {bigint},
         last_error TEXT,
         updated_at {bigint} NOT NULL

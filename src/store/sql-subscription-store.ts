@@ -13,6 +13,7 @@ function toMailbox(row: Row): WatchedMailbox {
     watching: Number(row.watching) === 1,
     addedBy: String(row.added_by),
     deltaLink: textOrNull(row.delta_link),
+    windowStartedAt: numOrNull(row.window_started_at),
     lastSyncAt: numOrNull(row.last_sync_at),
     lastError: textOrNull(row.last_error),
     updatedAt: Number(row.updated_at),
@@ -65,8 +66,13 @@ export function createSqlSubscriptionStore(runner: SqlRunner): SubscriptionStore
     async listMailboxes() {
       return (await q(`SELECT * FROM microsoft_mailboxes ORDER BY user_id`)).map(toMailbox);
     },
-    async setDeltaLink(userId, deltaLink, now) {
-      await q(`UPDATE microsoft_mailboxes SET delta_link = $2, updated_at = $3 WHERE user_id = $1`, [userId, deltaLink, now]);
+    async setDeltaLink(userId, deltaLink, now, windowStartedAt) {
+      await q(
+        `UPDATE microsoft_mailboxes SET delta_link = $2, updated_at = $3,
+           window_started_at = CASE WHEN $2 IS NULL THEN NULL ELSE COALESCE($4, window_started_at) END
+         WHERE user_id = $1`,
+        [userId, deltaLink, now, windowStartedAt ?? null],
+      );
     },
     async recordMailboxOutcome(userId, outcome, now) {
       await q(`UPDATE microsoft_mailboxes SET last_sync_at = COALESCE($2, last_sync_at), last_error = $3, updated_at = $4 WHERE user_id = $1`, [

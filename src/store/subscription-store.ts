@@ -12,6 +12,8 @@ export interface WatchedMailbox {
   addedBy: string;
   /** The `@odata.deltaLink` of the last delta sync that completed; null until the first full sync. */
   deltaLink: string | null;
+  /** When the full sync that set the delta link's date range ran; Graph keeps that range in the link. */
+  windowStartedAt: number | null;
   lastSyncAt: number | null;
   /** Why the last sync or subscription attempt failed; null once one succeeds. */
   lastError: string | null;
@@ -40,8 +42,11 @@ export interface SubscriptionStore {
   seedMailboxes(userIds: readonly string[], now: number): Promise<void>;
   getMailbox(userId: string): Promise<WatchedMailbox | undefined>;
   listMailboxes(): Promise<WatchedMailbox[]>;
-  /** Null drops the link (after 410 Gone): the next sync is a full one. */
-  setDeltaLink(userId: string, deltaLink: string | null, now: number): Promise<void>;
+  /**
+   * Null drops the link (after 410 Gone): the next sync is a full one. `windowStartedAt` is given
+   * when a full sync set it (a new date range) and kept when an incremental sync moved it on.
+   */
+  setDeltaLink(userId: string, deltaLink: string | null, now: number, windowStartedAt?: number): Promise<void>;
   /** The outcome of a sync or of subscription upkeep: `error` undefined clears the last error. */
   recordMailboxOutcome(userId: string, outcome: { syncedAt?: number; error?: string }, now: number): Promise<void>;
 

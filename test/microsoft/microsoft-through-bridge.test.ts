@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -206,6 +207,28 @@ describe('Microsoft 365 calendars through startBridge', () => {
     await waitFor('the sync to end', () => jobsOf(running, 'microsoft-sync').every((job) => job.state === 'succeeded'));
     const results = jobsOf(running, 'microsoft-sync').map((job) => JSON.parse(String(job.result)) as Record<string, unknown>);
     expect(results).toContainEqual(expect.objectContaining({ linkDropped: true, mode: 'full' }));
+  });
+
+  it("when the delta link's date range was set more than a day ago, then the next sync is a full one over today's range, sending nothing twice", async () => {
+    const { microsoft, momentum, running, subscription } = await setup();
+    const event = microsoft.upsertEvent(ANA, customerMeeting());
+    await microsoft.notify(subscription.id, 'created', event.id);
+    await momentum.waitFor(1, 15_000);
+    const db = new DatabaseSync(path.join(running.dir, 'bridge.db'));
+    db.prepare(`UPDATE microsoft_mailboxes SET window_started_at = window_started_at - 86400000`).run();
+    db.close();
+    const fullSyncsBefore = microsoft.requestsOf('delta').filter((call) => call.query.startDateTime !== undefined).length;
+
+    await microsoft.notify(subscription.id, 'updated', event.id);
+
+    await waitFor('a full sync', () => microsoft.requestsOf('delta').filter((call) => call.query.startDateTime !== undefined).length > fullSyncsBefore);
+    await waitFor('the sync to end', () => jobsOf(running, 'microsoft-sync').every((job) => job.state === 'succeeded'));
+    const results = jobsOf(running, 'microsoft-sync').map((job) => JSON.parse(String(job.result)) as Record<string, unknown>);
+    expect(results.at(-1)).toMatchObject({ windowRolled: true, mode: 'full' });
+    const [mailbox] = running.rows(`SELECT window_started_at FROM microsoft_mailboxes`);
+    expect(Number(mailbox?.window_started_at)).toBeGreaterThan(Date.now() - 60_000);
+    // The meeting read again is a duplicate: Momentum got it once.
+    expect(momentum.requests).toHaveLength(1);
   });
 
   it('when Graph answers 429 with Retry-After, then the sync is retried after it and then succeeds', async () => {
