@@ -66,7 +66,7 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   const registry = createJobRegistry();
   const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
   registry.register(remapKind.name, createRemapHandler({ ...delivery, store }));
-  registry.register(importKind.name, createImportHandler(delivery));
+  registry.register(importKind.name, createImportHandler({ ...delivery, store }));
   const mappers = {
     salesforce: createSalesforceEventMapper({ rules, ...(directories.owners ? { directory: directories.owners } : {}) }),
     ...calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: directories.attendees }),

@@ -14,9 +14,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * first; a bulk replay goes after live changes.
  */
 export function replayJob(original: Job, priority: JobPriority = JOB_PRIORITY.operator): NewJob {
-  // A replay is always sent: `replay` turns off the "unchanged → not re-sent" rule. The import
-  // payload is a strict {request} and has no such rule, so it is copied as it is.
-  const payload = original.kind === 'remap' && isRecord(original.payload) ? { ...original.payload, replay: true } : original.payload;
+  // A replay is always sent: `replay` turns off the "unchanged → not re-sent" rule of remaps and
+  // the "imported once" rule of imports.
+  const payload = isRecord(original.payload) ? { ...original.payload, replay: true } : original.payload;
   return replayDeliveryJob(original.kind, payload, original.coalesceKey ?? undefined, {
     priority,
     replayOf: original.id,

@@ -1,7 +1,7 @@
 import type { Logger } from '../core/logger.ts';
 import type { HandlerResult, JobHandler } from '../jobs/types.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
-import { remapJob } from '../momentum/delivery-jobs.ts';
+import { importJob, remapJob } from '../momentum/delivery-jobs.ts';
 import type { Inbox } from '../store/types.ts';
 import { CrmLookupError, type EventMapper, UnmappableEventError } from './event-mapper.ts';
 import { mapEventKind } from './map-event-job.ts';
@@ -64,18 +64,19 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
       throw error; // anything else is a bug: the worker retries it and logs it
     }
 
-    count(event.source, outcome.kind, outcome.kind === 'remap' ? (outcome.rule ?? 'unnamed') : 'none');
+    count(event.source, outcome.kind, outcome.kind === 'skipped' ? 'none' : (outcome.rule ?? 'unnamed'));
     if (outcome.kind === 'skipped') {
       context.logger.debug('inbound event skipped', { eventId, reason: outcome.reason });
       return { kind: 'final', state: 'skipped', reason: outcome.reason, eventUpdate: { eventId, state: 'skipped', reason: outcome.reason } };
     }
-    context.logger.debug('inbound event mapped', { eventId, coalesceKey: outcome.coalesceKey });
+    const version = outcome.sourceVersion === undefined ? {} : { sourceVersion: outcome.sourceVersion };
+    const delivery =
+      outcome.kind === 'remap' ? remapJob(outcome.request, outcome.flags, { eventId, ...version }) : importJob(outcome.request, { eventId, ...version });
+    context.logger.debug('inbound event mapped', { eventId, kind: delivery.kind, coalesceKey: delivery.coalesceKey });
     return {
       kind: 'succeeded',
-      result: { coalesceKey: outcome.coalesceKey },
-      enqueue: [
-        remapJob(outcome.request, outcome.flags, { eventId, ...(outcome.sourceVersion === undefined ? {} : { sourceVersion: outcome.sourceVersion }) }),
-      ],
+      result: { kind: delivery.kind, coalesceKey: delivery.coalesceKey ?? null },
+      enqueue: [delivery],
       eventUpdate: { eventId, state: 'mapped' },
     };
   });

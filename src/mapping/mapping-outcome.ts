@@ -1,4 +1,4 @@
-import type { RemapFlags, RemapRequest } from '../momentum/schemas.ts';
+import type { ImportRequest, RemapFlags, RemapRequest } from '../momentum/schemas.ts';
 
 /** What mapping one inbound record decides: a remap to enqueue, or nothing, with why. */
 export type MappingOutcome =
@@ -15,6 +15,8 @@ export type MappingOutcome =
       /** The source's own version of the state mapped (epoch ms), read by the integration from its payload. */
       sourceVersion?: number;
     }
+  /** A meeting Momentum never saw (a recording): imported, coalesced per its id. */
+  | { kind: 'import'; request: ImportRequest; rule?: string; sourceVersion?: number }
   | { kind: 'skipped'; reason: string };
 
 export const skipped = (reason: string): MappingOutcome => ({ kind: 'skipped', reason });

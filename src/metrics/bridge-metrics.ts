@@ -34,7 +34,7 @@ export interface JobMetrics {
   jobsClaimed(jobs: readonly Job[], at: number): void;
 }
 
-export type MappingResult = 'remap' | 'skipped' | 'failed' | 'lookup_failed';
+export type MappingResult = 'remap' | 'import' | 'skipped' | 'failed' | 'lookup_failed';
 
 export interface MappingMetrics {
   /** One mapping decision; `rule` names the rule that matched (`none` when nothing did). */

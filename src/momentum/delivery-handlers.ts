@@ -36,9 +36,25 @@ export function createRemapHandler(deps: RemapHandlerDeps): JobHandler {
   });
 }
 
-/** `import` jobs: send (the claim already took the call's slot), classify. */
-export function createImportHandler(deps: DeliveryDeps): JobHandler {
+export interface ImportHandlerDeps extends DeliveryDeps {
+  /** Only the read behind the "imported once" rule. */
+  store: Pick<JobQueue, 'lastSucceeded'>;
+}
+
+/**
+ * `import` jobs: skip a meeting already imported, send (the claim already took the call's slot),
+ * classify. A meeting id imported successfully is not imported again: Momentum would hold it
+ * twice. Only an operator's replay sends it again.
+ */
+export function createImportHandler(deps: ImportHandlerDeps): JobHandler {
   return importKind.handler(async (payload, job, context) => {
+    if (!payload.replay && job.coalesceKey !== null) {
+      const last = await deps.store.lastSucceeded(importKind.name, job.coalesceKey);
+      if (last !== undefined && last.id !== job.id) {
+        deps.logger.info('meeting already imported, not imported again', { jobId: job.id, coalesceKey: job.coalesceKey, lastJobId: last.id });
+        return { kind: 'final', state: 'skipped', reason: 'already imported', result: { sameAs: last.id } };
+      }
+    }
     const result = await deps.client.importMeeting(payload.request, { idempotencyKey: String(job.id), signal: context.signal });
     logCall(deps.logger, 'import', job, result);
     return toHandlerResult(result, deps, context.now());

@@ -21,11 +21,21 @@ export const remapKind = defineJobKind('remap', remapDeliveryPayloadSchema, {
   invalid: invalidDelivery,
 });
 
-/** `import`: one call to POST /user-provided-meeting. The meeting is new to Momentum, so imports never coalesce. */
+/**
+ * `import`: one call to POST /user-provided-meeting. Coalesced per the meeting's own id when it
+ * has one (a recording notified twice, a record saved twice, is one meeting, and its newest state
+ * goes); without an id one meeting cannot be told from another, so it never coalesces.
+ */
 export const importKind = defineJobKind('import', importDeliveryPayloadSchema, {
-  fieldsOf: () => ({ rateKey: MOMENTUM_RATE_KEY }),
+  fieldsOf: (payload) => ({
+    ...(payload.request.meeting.id === undefined ? {} : { coalesceKey: importCoalesceKey(payload.request.meeting.id) }),
+    rateKey: MOMENTUM_RATE_KEY,
+  }),
   invalid: invalidDelivery,
 });
+
+/** The meeting an import is about, bounded like every key. */
+export const importCoalesceKey = (meetingId: string): string => boundKey(`import:${meetingId}`);
 
 export const REMAP_JOB = remapKind.name;
 export const IMPORT_JOB = importKind.name;

@@ -122,9 +122,10 @@ export const remapDeliveryPayloadSchema = z.strictObject({
   replay: z.boolean().optional(),
 });
 
-/** What an `import` job's payload holds. */
+/** What an `import` job's payload holds. `replay` (admin replay) imports a meeting that was imported already. */
 export const importDeliveryPayloadSchema = z.strictObject({
   request: importRequestSchema,
+  replay: z.boolean().optional(),
 });
 
 export type KnownSourceType = (typeof KNOWN_SOURCE_TYPES)[number];

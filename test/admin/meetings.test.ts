@@ -80,7 +80,7 @@ describe('POST /admin/meetings/import', () => {
     harness = undefined;
   });
 
-  it('when an import is posted, then an import delivery with that request is queued, 202 with its id', async () => {
+  it('when an import is posted, then an import delivery with that request is queued on its meeting id, 202 with its id', async () => {
     harness = await startAdminApp();
     const body = {
       meeting: {
@@ -100,7 +100,8 @@ describe('POST /admin/meetings/import', () => {
       kind: 'import',
       state: 'pending',
       payload: { request: body },
-      coalesceKey: null,
+      // Imports of one meeting id coalesce, and a meeting imported once is not imported again.
+      coalesceKey: 'import:ext-1',
     });
   });
 

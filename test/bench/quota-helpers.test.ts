@@ -72,7 +72,7 @@ describe('bench burstMessage', () => {
     const [notification] = parseOutboundMessage(burstMessage(meeting, update, sequence)).notifications;
     if (notification === undefined) throw new Error('no notification');
     const outcome = mapSObject(rules, { notificationId: notification.id, sObjectType: notification.sObjectType, fields: notification.fields });
-    if (outcome.kind !== 'remap') throw new Error(`not mapped: ${outcome.reason}`);
+    if (outcome.kind !== 'remap') throw new Error(`not mapped: ${outcome.kind === 'skipped' ? outcome.reason : outcome.kind}`);
     return outcome.request;
   };
 

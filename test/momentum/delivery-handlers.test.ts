@@ -315,7 +315,7 @@ describe('createImportHandler', () => {
       meeting: { id: 'm-1', title: 'Demo', startTime: '2026-05-08T13:00:00Z', attendees: [{ email: 'a@example.com', isInternal: false, name: 'A' }] },
       processImportedMeeting: true,
     };
-    const handler = createImportHandler({ client, pacer: limiter, rateKey: RATE_KEY, logger });
+    const handler = createImportHandler({ client, pacer: limiter, rateKey: RATE_KEY, logger, store: { lastSucceeded: async () => undefined } });
     fake.queue(replies.accept('imp-1'));
 
     const result = await handler(makeJob({ id: 55, kind: 'import', payload: { request } }), makeContext(logger));
@@ -327,9 +327,25 @@ describe('createImportHandler', () => {
     expect(result.calledUpstream).toBe(true);
   });
 
+  it('when the meeting id was imported successfully before, then it is skipped as already imported and nothing is sent, unless it is a replay', async () => {
+    const { logger } = captureLogger();
+    const earlier = makeJob({ id: 40, kind: 'import', state: 'succeeded', coalesceKey: 'import:m-1' });
+    const handler = createImportHandler({ client, pacer: recordingPacer(), rateKey: RATE_KEY, logger, store: { lastSucceeded: async () => earlier } });
+    const request = { meeting: { id: 'm-1', title: 'Demo' } };
+
+    const again = await handler(makeJob({ id: 41, kind: 'import', coalesceKey: 'import:m-1', payload: { request } }), makeContext(logger));
+    fake.queue(replies.accept('imp-2'));
+    const replayed = await handler(makeJob({ id: 42, kind: 'import', coalesceKey: 'import:m-1', payload: { request, replay: true } }), makeContext(logger));
+
+    expect(again).toMatchObject({ kind: 'final', state: 'skipped', reason: 'already imported', result: { sameAs: 40 } });
+    expect(replayed).toMatchObject({ kind: 'succeeded' });
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]?.body).toEqual(request);
+  });
+
   it('when the import payload fails its schema, then it is dead and nothing is sent', async () => {
     const { logger } = captureLogger();
-    const handler = createImportHandler({ client, pacer: recordingPacer(), rateKey: RATE_KEY, logger });
+    const handler = createImportHandler({ client, pacer: recordingPacer(), rateKey: RATE_KEY, logger, store: { lastSucceeded: async () => undefined } });
 
     const result = await handler(makeJob({ kind: 'import', payload: { request: { meeting: { startTime: 'soon' } } } }), makeContext(logger));
 
