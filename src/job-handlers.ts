@@ -68,7 +68,7 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   registry.register(remapKind.name, createRemapHandler({ ...delivery, store }));
   registry.register(importKind.name, createImportHandler({ ...delivery, store }));
   const mappers = {
-    salesforce: createSalesforceEventMapper({ rules, ...(directories.owners ? { directory: directories.owners } : {}) }),
+    salesforce: createSalesforceEventMapper({ rules, internalDomains: config.INTERNAL_EMAIL_DOMAINS, ...(directories.owners ? { directory: directories.owners } : {}) }),
     ...calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: directories.attendees }),
   };
   registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, ...(metrics ? { metrics } : {}) }));

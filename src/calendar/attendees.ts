@@ -84,3 +84,13 @@ export function emailsOfKind(attendees: readonly CalendarAttendee[], kind: Atten
     .filter((email): email is string => email !== undefined);
   return [...new Set(emails)];
 }
+
+/**
+ * Whether an attendee of an imported meeting is one of the company's own people: a domain in
+ * INTERNAL_EMAIL_DOMAINS, or the host's own domain (the host is always the company's).
+ */
+export function isInternalEmail(email: string, internalDomains: readonly string[], hostEmail: string | undefined): boolean {
+  const domain = emailDomain(email);
+  const hostDomain = hostEmail ? emailDomain(hostEmail) : undefined;
+  return isInternalDomain(domain, internalDomains) || domain === hostDomain;
+}

@@ -227,6 +227,24 @@ export const configSchema = z.object({
   GOOGLE_FULL_SYNC_DAYS: int(30, 0, 3650, { description: 'Full sync window: days back from now (first sync, or after 410 Gone)', example: '30' }),
   GOOGLE_FULL_SYNC_DAYS_AHEAD: int(90, 0, 3650, { description: 'Full sync window: days ahead of now', example: '90' }),
   GOOGLE_BACKSTOP_SYNC: duration('15m', { description: 'Periodic incremental sync of every channel, to catch dropped notifications', example: '15m' }),
+  IMPORT_PROCESS_MEETINGS: z
+    .enum(['true', 'false', '1', '0'], { error: 'expected true or false' })
+    .default('true')
+    .transform((value) => value === 'true' || value === '1')
+    .meta({ description: 'processImportedMeeting on automatic imports (recordings); the mapping file may override it per source', example: 'true' }),
+
+  // Zoom cloud recordings become imports (docs/protocols.md §8).
+  ZOOM_WEBHOOK_SECRET_TOKENS: csv(
+    { description: "Secret tokens of the Zoom app's event subscription, comma-separated for rotation; empty disables POST /recordings/zoom/events (503)", example: 'wJXs3cPfRuCtUB2r4Bq9Yw', secret: true },
+    z.string().min(8, 'each secret token must be at least 8 characters'),
+  ),
+  ZOOM_ACCOUNT_ID: optionalText({ description: 'Zoom account id of the Server-to-Server OAuth app (reads meeting participants)', example: 'lAAAAAAAAAAAAAAAAAAAAA' }),
+  ZOOM_CLIENT_ID: optionalText({ description: 'Client id of the Server-to-Server OAuth app', example: 'aBcDeFgHiJkLmNoPqRsTuV' }),
+  ZOOM_CLIENT_SECRET: optionalText({ description: 'Client secret of the Server-to-Server OAuth app', example: 's3cr3t…', secret: true }),
+  ZOOM_API_URL: url('https://api.zoom.us/v2', { description: 'Zoom API base URL', example: 'https://api.zoom.us/v2' }),
+  ZOOM_OAUTH_URL: url('https://zoom.us/oauth/token', { description: "Zoom's OAuth token endpoint", example: 'https://zoom.us/oauth/token' }),
+  ZOOM_MAX_BODY: int(262144, 1024, 16 * 1024 * 1024, { description: 'Largest Zoom event body accepted, in bytes', example: '262144' }),
+
   // Microsoft 365 calendars: Graph change notifications, delta sync, subscription upkeep (docs/protocols.md §7).
   MICROSOFT_TENANT_ID: optionalText({
     description: 'Azure AD (Entra ID) tenant id of the app registration; set with the client id to watch Outlook calendars',

@@ -24,6 +24,8 @@ export const DEFAULT_EXPLICIT_ID_KEYS = { opportunity: 'sfOpportunityId', accoun
 export interface FlagDefaults {
   triggerSummary: boolean;
   triggerAiSignals: boolean;
+  /** IMPORT_PROCESS_MEETINGS; true when not given. */
+  processImportedMeeting?: boolean;
 }
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
@@ -46,6 +48,15 @@ function resolveSObjectRule(input: SObjectRuleInput, flags: FlagDefaults): SObje
     lookupOwnerEmail: input.lookupOwnerEmail ?? false,
     triggerSummary: input.triggerSummary ?? flags.triggerSummary,
     triggerAiSignals: input.triggerAiSignals ?? flags.triggerAiSignals,
+    action: input.action ?? 'remap',
+    meetingIdField: orUndefined(input.meetingIdField),
+    endTimeField: orUndefined(input.endTimeField),
+    durationSecondsField: orUndefined(input.durationSecondsField),
+    hostNameField: orUndefined(input.hostNameField),
+    recordingUrlField: orUndefined(input.recordingUrlField),
+    callUrlField: orUndefined(input.callUrlField),
+    attendeeEmailFields: input.attendeeEmailFields ?? [],
+    processImportedMeeting: input.processImportedMeeting ?? flags.processImportedMeeting ?? true,
   };
 }
 
@@ -59,6 +70,7 @@ export function resolveRules(file: MappingFile, flags: FlagDefaults): MappingRul
   for (const [type, input] of Object.entries(inputs)) sObjects[type] = resolveSObjectRule(input, flags);
 
   const calendar = file.calendar ?? {};
+  const recordings = file.recordings ?? {};
   return {
     sObjects,
     calendar: {
@@ -67,6 +79,13 @@ export function resolveRules(file: MappingFile, flags: FlagDefaults): MappingRul
       triggerSummary: calendar.triggerSummary ?? flags.triggerSummary,
       triggerAiSignals: calendar.triggerAiSignals ?? flags.triggerAiSignals,
       ...(calendar.microsoftSourceType === undefined ? {} : { microsoftSourceType: calendar.microsoftSourceType }),
+    },
+    recordings: {
+      requireCrmMatch: recordings.requireCrmMatch ?? false,
+      processImportedMeeting: {
+        zoom: recordings.zoom?.processImportedMeeting ?? flags.processImportedMeeting ?? true,
+        signed: recordings.signed?.processImportedMeeting ?? flags.processImportedMeeting ?? true,
+      },
     },
   };
 }

@@ -56,7 +56,7 @@ export function formatRulesIssue(issue: z.core.$ZodIssue, input: unknown): strin
 }
 
 /** Parses and resolves the text of a mapping file; throws MappingRulesError naming each problem. */
-export function parseRules(text: string, file: string, config: Pick<Config, 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'>): MappingRules {
+export function parseRules(text: string, file: string, config: Pick<Config, 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>): MappingRules {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -70,12 +70,12 @@ export function parseRules(text: string, file: string, config: Pick<Config, 'REM
       result.error.issues.flatMap((issue) => formatRulesIssue(issue, json).split('\n')),
     );
   }
-  return resolveRules(result.data, { triggerSummary: config.REMAP_TRIGGER_SUMMARY, triggerAiSignals: config.REMAP_TRIGGER_AI_SIGNALS });
+  return resolveRules(result.data, flagsOf(config));
 }
 
 /** The rules for this process: MAPPING_FILE when set, else the built-in defaults. Read once at start. */
-export function loadRules(config: Pick<Config, 'MAPPING_FILE' | 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'>): MappingRules {
-  const flags = { triggerSummary: config.REMAP_TRIGGER_SUMMARY, triggerAiSignals: config.REMAP_TRIGGER_AI_SIGNALS };
+export function loadRules(config: Pick<Config, 'MAPPING_FILE' | 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>): MappingRules {
+  const flags = flagsOf(config);
   if (config.MAPPING_FILE === undefined) return builtInRules(flags);
   let text: string;
   try {
@@ -84,4 +84,8 @@ export function loadRules(config: Pick<Config, 'MAPPING_FILE' | 'REMAP_TRIGGER_S
     throw new MappingRulesError(config.MAPPING_FILE, [`cannot read MAPPING_FILE: ${(error as Error).message}`]);
   }
   return parseRules(text, config.MAPPING_FILE, config);
+}
+
+function flagsOf(config: Pick<Config, 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>) {
+  return { triggerSummary: config.REMAP_TRIGGER_SUMMARY, triggerAiSignals: config.REMAP_TRIGGER_AI_SIGNALS, ...(config.IMPORT_PROCESS_MEETINGS === undefined ? {} : { processImportedMeeting: config.IMPORT_PROCESS_MEETINGS }) };
 }

@@ -48,8 +48,29 @@ export const sObjectRuleSchema = z
     lookupOwnerEmail: flag.meta({ description: "Look up OwnerId's User.Email as hostEmail (needs Salesforce credentials)" }),
     triggerSummary: flag.meta({ description: 'triggerSummary for remaps of this type (default REMAP_TRIGGER_SUMMARY)' }),
     triggerAiSignals: flag.meta({ description: 'triggerAiSignals for remaps of this type (default REMAP_TRIGGER_AI_SIGNALS)' }),
+    action: z
+      .enum(['remap', 'import'], { error: 'expected "remap" or "import"' })
+      .optional()
+      .meta({ description: 'remap (default): the record names a meeting Momentum has; import: the record is a recorded call Momentum never saw' }),
+    meetingIdField: optionalField.meta({ description: 'import: field holding the meeting id in the recording system (required for import)' }),
+    endTimeField: optionalField.meta({ description: 'import: field for the meeting end (a date-time)' }),
+    durationSecondsField: optionalField.meta({ description: 'import: field holding the duration in seconds (end = start + duration), instead of endTimeField' }),
+    hostNameField: optionalField.meta({ description: "import: field for the host's name" }),
+    recordingUrlField: optionalField.meta({ description: 'import: field holding the recording link' }),
+    callUrlField: optionalField.meta({ description: 'import: field holding the call or conference link' }),
+    attendeeEmailFields: z
+      .array(fieldName, { error: 'expected an array of field names' })
+      .optional()
+      .meta({ description: "import: fields holding attendees' emails (one address each, or several separated by , or ;)" }),
+    processImportedMeeting: flag.meta({ description: 'import: processImportedMeeting for imports of this type (default IMPORT_PROCESS_MEETINGS)' }),
   })
   .superRefine((rule, ctx) => {
+    if (rule.action === 'import' && !rule.meetingIdField) {
+      ctx.addIssue({ code: 'custom', path: ['meetingIdField'], message: 'required when action is "import": the meeting id in the recording system' });
+    }
+    if (rule.endTimeField && rule.durationSecondsField) {
+      ctx.addIssue({ code: 'custom', path: ['durationSecondsField'], message: 'set either endTimeField or durationSecondsField, not both' });
+    }
     // docs/protocols.md §1: source is {id, type}; half a source can never be sent.
     const hasType = Boolean(rule.sourceTypeField) || Boolean(rule.sourceType);
     if (rule.sourceTypeField && rule.sourceType) {
@@ -82,6 +103,16 @@ export const calendarRulesSchema = z.strictObject({
     }),
 });
 
+const importFlags = z.strictObject({
+  processImportedMeeting: flag.meta({ description: 'processImportedMeeting for imports from this source (default IMPORT_PROCESS_MEETINGS)' }),
+});
+
+export const recordingRulesSchema = z.strictObject({
+  requireCrmMatch: flag.meta({ description: 'Import a recording only when its attendees match CRM records (default false: imported without ids)' }),
+  zoom: importFlags.optional().meta({ description: 'Zoom cloud recordings' }),
+  signed: importFlags.optional().meta({ description: 'Recordings posted to the signed route (POST /calendar/events, kind "recording")' }),
+});
+
 export const mappingFileSchema = z.strictObject({
   $schema: z.string().optional().meta({ description: 'Ignored; lets editors attach a JSON schema' }),
   sObjects: z
@@ -89,6 +120,7 @@ export const mappingFileSchema = z.strictObject({
     .optional()
     .meta({ description: 'Rules per sObject type; merged key by key over the built-in defaults for Event, Task and Opportunity' }),
   calendar: calendarRulesSchema.optional(),
+  recordings: recordingRulesSchema.optional(),
 });
 
 export type MappingFile = z.infer<typeof mappingFileSchema>;
@@ -113,6 +145,21 @@ export interface SObjectRule {
   lookupOwnerEmail: boolean;
   triggerSummary: boolean;
   triggerAiSignals: boolean;
+  action: 'remap' | 'import';
+  meetingIdField?: string;
+  endTimeField?: string;
+  durationSecondsField?: string;
+  hostNameField?: string;
+  recordingUrlField?: string;
+  callUrlField?: string;
+  attendeeEmailFields: string[];
+  processImportedMeeting: boolean;
+}
+
+/** Imports of recordings (Zoom, the signed route): whether a CRM match is required, and processImportedMeeting per source. */
+export interface RecordingRules {
+  requireCrmMatch: boolean;
+  processImportedMeeting: { zoom: boolean; signed: boolean };
 }
 
 export interface CalendarRules {
@@ -127,4 +174,5 @@ export interface CalendarRules {
 export interface MappingRules {
   sObjects: Record<string, SObjectRule>;
   calendar: CalendarRules;
+  recordings: RecordingRules;
 }

@@ -2,6 +2,7 @@ import { type MappingOutcome, skipped } from '../mapping/mapping-outcome.ts';
 import type { MappingRules, SObjectRule } from '../mapping/rules-schema.ts';
 import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
 import { type RemapRequest, remapRequestSchema } from '../momentum/schemas.ts';
+import { mapImportRecord } from './sobject-import.ts';
 import { extractMeeting, ownerToLookUp } from './sobject-meeting.ts';
 import { extractRecords } from './sobject-records.ts';
 
@@ -16,6 +17,8 @@ export interface SObjectNotification {
 export interface SObjectLookups {
   /** 18-character User id → email, for `lookupOwnerEmail`. */
   ownerEmails: ReadonlyMap<string, string>;
+  /** INTERNAL_EMAIL_DOMAINS, for imported attendees' isInternal. */
+  internalDomains?: readonly string[];
 }
 
 export const NO_LOOKUPS: SObjectLookups = { ownerEmails: new Map() };
@@ -50,7 +53,8 @@ function fieldBehind(rule: SObjectRule, path: readonly PropertyKey[]): string {
 }
 
 /**
- * Maps one Salesforce notification to a remap, or to "skipped: why". Pure: lookups are done by the
+ * Maps one Salesforce notification to a remap (or, for a type whose rule says `action: import`,
+ * an import), or to "skipped: why". Pure: lookups are done by the
  * caller (see ownerIdsToLookUp) and passed in.
  */
 export function mapSObject(rules: MappingRules, notification: SObjectNotification, lookups: SObjectLookups = NO_LOOKUPS): MappingOutcome {
@@ -63,6 +67,9 @@ export function mapSObject(rules: MappingRules, notification: SObjectNotificatio
   if (Object.keys(fields).every((field) => field === 'Id')) {
     return skipped(`${type} has no field data (deleted before delivery, or the Outbound Message sends no fields)`);
   }
+
+  // A recording record is a meeting Momentum never saw: it is imported, not remapped.
+  if (rule.action === 'import') return mapImportRecord(rule, type, fields, { ownerEmails: lookups.ownerEmails, internalDomains: lookups.internalDomains ?? [] });
 
   const { records, notes, fieldsRead } = extractRecords(rule, fields);
   if (Object.keys(records).length === 0) {

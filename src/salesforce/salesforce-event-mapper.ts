@@ -10,6 +10,8 @@ export interface SalesforceEventMapperDeps {
   rules: MappingRules;
   /** Absent when no Salesforce credentials are configured: no owner email lookups. */
   directory?: SalesforceDirectory;
+  /** INTERNAL_EMAIL_DOMAINS, for the attendees of imported recording records. */
+  internalDomains?: readonly string[];
 }
 
 /**
@@ -24,18 +26,19 @@ export function createSalesforceEventMapper(deps: SalesforceEventMapperDeps): Ev
       throw new UnmappableEventError(`stored Salesforce notification is malformed: ${describeIssues(parsed.error)}`);
     }
     const notification = parsed.data;
-    const outcome = mapSObject(deps.rules, notification);
+    const internal = { internalDomains: deps.internalDomains ?? [] };
+    const outcome = mapSObject(deps.rules, notification, { ownerEmails: new Map(), ...internal });
     if (outcome.kind === 'skipped' || deps.directory === undefined) return withRuleAndVersion(outcome, notification);
     const owners = ownerIdsToLookUp(deps.rules, notification);
     if (owners.length === 0) return withRuleAndVersion(outcome, notification);
     const ownerEmails = await deps.directory.ownerEmails(owners);
-    return withRuleAndVersion(mapSObject(deps.rules, notification, { ownerEmails }), notification);
+    return withRuleAndVersion(mapSObject(deps.rules, notification, { ownerEmails, ...internal }), notification);
   };
 }
 
 /** The rules file is keyed by sObject type, so the type's entry is the rule that matched (metrics label). */
 function withRuleAndVersion(outcome: MappingOutcome, notification: StoredNotification): MappingOutcome {
-  if (outcome.kind !== 'remap') return outcome;
+  if (outcome.kind === 'skipped') return outcome;
   const sourceVersion = salesforceVersion(notification);
   return { ...outcome, rule: `sobject:${notification.sObjectType}`, ...(sourceVersion === undefined ? {} : { sourceVersion }) };
 }
