@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { bridgeUnderTest } from './support/bridge-under-test.ts';
 
 /*

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { bridgeUnderTest } from './support/bridge-under-test.ts';
 
 /*

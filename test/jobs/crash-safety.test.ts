@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
-import { startRecordingServer } from './fakes/recording-server.ts';
+import { startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogger } from './support/capture-logger.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { waitFor } from './support/wait-for.ts';

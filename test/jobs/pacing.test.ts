@@ -4,7 +4,7 @@ import { createPacer } from '../../src/jobs/pacer.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { busiestWindow } from '../../src/store/rate-log.ts';
-import { startRecordingServer } from './fakes/recording-server.ts';
+import { startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogger } from './support/capture-logger.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { openTestStore } from './support/test-store.ts';

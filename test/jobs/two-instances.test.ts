@@ -8,7 +8,7 @@ import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
-import { startRecordingServer } from './fakes/recording-server.ts';
+import { startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogger } from './support/capture-logger.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { waitFor } from './support/wait-for.ts';

@@ -5,7 +5,7 @@ import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
 import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker, type Worker, type WorkerOptions } from '../../src/jobs/worker.ts';
 import type { Store } from '../../src/store/types.ts';
-import { type Responder, startRecordingServer } from './fakes/recording-server.ts';
+import { type Responder, startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogger } from './support/capture-logger.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { openTestStore } from './support/test-store.ts';

@@ -15,7 +15,7 @@ import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker, type Worker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
-import { eventNotification, notificationId, outboundMessage } from '../ingest/outbound-message-builder.ts';
+import { eventNotification, notificationId, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { sampleValue } from './support/prom-text.ts';
 

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { KEY } from '../admin/support/admin-app.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { readFault } from '../ingest/soap-reply-reader.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { readFault } from '../salesforce/support/soap-reply-reader.ts';
 import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
 
 /*

@@ -6,8 +6,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { readFault } from '../ingest/soap-reply-reader.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { readFault } from '../salesforce/support/soap-reply-reader.ts';
 import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
 
 /*

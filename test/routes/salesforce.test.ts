@@ -4,9 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { ACK_ENVELOPE } from '../../src/salesforce/soap-replies.ts';
 import type { InboundEvent } from '../../src/store/types.ts';
-import { eventNotification, notificationId, notifications, ORG_ID, otherPrefixesMessage, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { expectRefused, type Harness, startHarness, withFailingIngest } from '../ingest/salesforce-route-harness.ts';
-import { storedCounts, storedEventIds, storedJobs, storedRawPayloads } from '../ingest/sqlite-counts.ts';
+import {
+  eventNotification,
+  notificationId,
+  notifications,
+  ORG_ID,
+  otherPrefixesMessage,
+  outboundMessage,
+} from '../salesforce/support/outbound-message-builder.ts';
+import { expectRefused, type Harness, startHarness, withFailingIngest } from '../salesforce/support/salesforce-route-harness.ts';
+import { storedCounts, storedEventIds, storedJobs, storedRawPayloads } from '../support/stored-rows.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/salesforce/${name}`, import.meta.url), 'utf8');
 

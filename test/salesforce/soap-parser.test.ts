@@ -14,7 +14,7 @@ import {
   otherPrefixesMessage,
   outboundMessage,
   XXE_MESSAGE,
-} from './outbound-message-builder.ts';
+} from './support/outbound-message-builder.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/salesforce/${name}`, import.meta.url), 'utf8');
 

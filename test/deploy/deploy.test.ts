@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { configSchema, settingMeta, settingNames } from '../../src/core/config.ts';
 import { buildApp } from '../support/build-app.ts';
-import { deployYamlFiles, isBridgeImage, type Yaml } from '../support/deploy-files.ts';
+import { deployYamlFiles, isBridgeImage, type Yaml } from './support/deploy-files.ts';
 
 /* Every YAML file under deploy/ is parsed once below (the Arrange step shared by these inspection
  * tests); the config schema and the real app are the references they are checked against. */

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { PRODUCTION_NODE_FLAGS } from '../../bench/lib/production-node-flags.ts';
 import { settingNames } from '../../src/core/config.ts';
-import { deployDir, dockerfileInstructions, repoRoot } from '../support/deploy-files.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
+import { deployDir, dockerfileInstructions, repoRoot } from './support/deploy-files.ts';
 
 const run = promisify(execFile);
 afterEach(killAllBridges);

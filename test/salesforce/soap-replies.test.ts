@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ACK_ENVELOPE, escapeXml, soapFault } from '../../src/salesforce/soap-replies.ts';
-import { soapLeaves as leaves } from './soap-reply-reader.ts';
+import { soapLeaves as leaves } from './support/soap-reply-reader.ts';
 
 describe('soap replies', () => {
   it('when acknowledging, then the envelope starts with the XML declaration and holds notificationsResponse/Ack true', () => {

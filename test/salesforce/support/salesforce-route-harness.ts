@@ -5,13 +5,13 @@ import path from 'node:path';
 import request from 'supertest';
 import { expect } from 'vitest';
 
-import { createApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/core/config.ts';
-import { openStore } from '../../src/store/open-store.ts';
-import type { Store } from '../../src/store/types.ts';
-import { captureLogs, type LogCapture } from '../support/log-capture.ts';
+import { createApp } from '../../../src/app.ts';
+import { parseConfig } from '../../../src/core/config.ts';
+import { openStore } from '../../../src/store/open-store.ts';
+import type { Store } from '../../../src/store/types.ts';
+import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
+import { storedCounts } from '../../support/stored-rows.ts';
 import { readFault } from './soap-reply-reader.ts';
-import { storedCounts } from './sqlite-counts.ts';
 
 export const PATH = '/salesforce/outbound-message';
 /** Configured as the 15-character form admins copy from Company Information. */

@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
 
 /* Readers for the deployment files under deploy/, shared by the deploy tests. */
 
-export const repoRoot = path.resolve(import.meta.dirname, '../..');
+export const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const deployDir = path.join(repoRoot, 'deploy');
 
 export type Yaml = Record<string, unknown>;
