@@ -11,7 +11,7 @@ import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { captureLogs } from '../support/log-capture.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { waitFor } from './support/wait-for.ts';
 
@@ -50,7 +50,7 @@ describe('worker crash safety', () => {
     const orphaned = (await Promise.all(jobs.map((job) => store.getJob(job.id)))).filter((job) => job?.state === 'running');
     const worker = createWorker({
       store,
-      logger: captureLogger().logger,
+      logger: captureLogs({ level: 'info' }).logger,
       concurrency: 4,
       retrySchedule: [0, 50, 50, 50],
       leaseMs: LEASE_MS,

@@ -5,7 +5,7 @@ import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { busiestWindow } from '../../src/store/rate-log.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { captureLogs } from '../support/log-capture.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { openTestStore } from './support/test-store.ts';
 import { waitFor } from './support/wait-for.ts';
@@ -30,7 +30,7 @@ function pacedWorker(
 ) {
   const worker = createWorker({
     store: parts.store,
-    logger: captureLogger().logger,
+    logger: captureLogs({ level: 'info' }).logger,
     concurrency: 4,
     retrySchedule: [0, 50],
     leaseMs: 5_000,
@@ -159,7 +159,7 @@ describe('worker pacing', () => {
     const claims: number[][] = [];
     const worker = createWorker({
       store,
-      logger: captureLogger().logger,
+      logger: captureLogs({ level: 'info' }).logger,
       concurrency: 1,
       prefetch: 4,
       prefetchWindowMs: 60_000,

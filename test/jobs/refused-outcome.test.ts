@@ -11,7 +11,7 @@ import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { captureLogs } from '../support/log-capture.ts';
 import { waitFor } from './support/wait-for.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -43,7 +43,7 @@ const engines = [['SQLite', sqliteStore], ...(DATABASE_URL ? [['PostgreSQL', pos
 
 async function runPoison(open: () => Promise<Store>, handler: JobHandler) {
   const store = await open();
-  const { logger, lines } = captureLogger();
+  const { logger, lines } = captureLogs({ level: 'info' });
   let runs = 0;
   const worker = createWorker({
     store,

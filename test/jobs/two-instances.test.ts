@@ -9,7 +9,7 @@ import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { captureLogs } from '../support/log-capture.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { waitFor } from './support/wait-for.ts';
 
@@ -46,7 +46,7 @@ describe.skipIf(!DATABASE_URL)(`two workers on one PostgreSQL schema${DATABASE_U
     const workers = [first, second].map((store, index) =>
       createWorker({
         store,
-        logger: captureLogger('warn').logger,
+        logger: captureLogs({ level: 'warn' }).logger,
         concurrency: 4,
         retrySchedule: [0, 50, 50],
         leaseMs: 30_000,

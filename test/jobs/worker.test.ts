@@ -6,7 +6,7 @@ import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker, type Worker, type WorkerOptions } from '../../src/jobs/worker.ts';
 import type { Store } from '../../src/store/types.ts';
 import { type Responder, startRecordingServer } from '../fakes/recording-server.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { captureLogs } from '../support/log-capture.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { openTestStore } from './support/test-store.ts';
 import { waitFor } from './support/wait-for.ts';
@@ -20,7 +20,7 @@ afterEach(async () => {
 async function setup(options: { responder?: Responder; handlers?: Record<string, JobHandler>; worker?: Partial<WorkerOptions> } = {}) {
   const store = await openTestStore();
   const recorder = await startRecordingServer(options.responder);
-  const { logger, lines } = captureLogger();
+  const { logger, lines } = captureLogs({ level: 'info' });
   const finished: JobFinishedEvent[] = [];
   const registry = createJobRegistry({ post: createPostHandler({ url: recorder.url }), ...options.handlers });
   const worker = createWorker({
@@ -194,7 +194,7 @@ describe('createWorker', () => {
     // One job running and one claimed ahead fill this worker.
     const worker = createWorker({
       store: noisy,
-      logger: captureLogger().logger,
+      logger: captureLogs({ level: 'info' }).logger,
       concurrency: 1,
       prefetch: 1,
       retrySchedule: [0],
@@ -246,7 +246,7 @@ describe('createWorker', () => {
 
   it('when a job runs longer than its lease, then the lease is extended and no other worker runs it', async () => {
     const { store, recorder, worker } = await setup({ responder: () => ({ status: 200, delayMs: 600 }), worker: { leaseMs: 150 } });
-    const { logger } = captureLogger();
+    const { logger } = captureLogs({ level: 'info' });
     const rival: Worker = createWorker({
       store,
       logger,
@@ -280,7 +280,7 @@ describe('createWorker', () => {
     };
     const { store } = await setup();
     const failing: Store = { ...store, extendLeases: async () => Promise.reject(new Error('database unreachable')) };
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = captureLogs({ level: 'info' });
     // prefetch 0: this worker claims nothing more while its one slot is busy, so the rescuer gets the job.
     const worker = createWorker({
       store: failing,
