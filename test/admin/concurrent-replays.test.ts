@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Job, Store } from '../../src/store/types.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { KEY } from './support/admin-app.ts';
 import { type BridgeLike, startBridgeLike } from './support/bridge-like.ts';
 import { deadRemaps } from './support/seed.ts';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { KEY } from './support/admin-app.ts';
 import { type BridgeLike, MOMENTUM_KEY, startBridgeLike } from './support/bridge-like.ts';
 

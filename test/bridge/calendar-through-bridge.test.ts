@@ -12,8 +12,8 @@ import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { meetingEvent } from '../google/support/google-setup.ts';
 import { TEST_SERVICE_ACCOUNT, testKeyPair, testServiceAccountKey } from '../google/support/service-account-key.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 /*
  * The calendar surfaces through the real startBridge wiring (not a harness that assembles the

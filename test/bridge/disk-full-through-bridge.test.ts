@@ -8,9 +8,9 @@ import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { watchSqliteConnectionsForTests } from '../../src/store/sqlite/store.ts';
 import { PROBE_INTERVAL_MS } from '../../src/store/sqlite/write-health.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { storedCounts, storedJobs } from '../support/stored-rows.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { bridgeUnderTest } from './support/bridge-under-test.ts';
 
 /*

@@ -7,9 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeSalesforceId } from '../../src/mapping/salesforce-ids.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { startStrictMomentum, type StrictMomentum } from '../fakes/strict-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
 import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
 import { type NotificationSpec, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { adminGet, type PacedBridge, postOutboundMessage, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
 
 /*

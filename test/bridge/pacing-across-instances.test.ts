@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
 import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
 import { buildLoad, notificationOfRemap } from '../reliability/support/salesforce-load.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { claimsOf, postOutboundMessage, startPacedBridge, timesSent } from './support/paced-bridges.ts';
 
 /*

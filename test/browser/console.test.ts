@@ -9,7 +9,7 @@ import { KEY } from '../admin/support/admin-app.ts';
 import { type BridgeLike, startBridgeLike } from '../admin/support/bridge-like.ts';
 import { storeEvent } from '../admin/support/seed.ts';
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);

@@ -6,7 +6,7 @@ import type { Store } from '../../src/store/types.ts';
 import { directoryWith, sfId } from '../calendar/support/directory-setup.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { type CalendarBridge, startCalendarBridge, WEBHOOK_SECRET } from './support/e2e-harness.ts';
 import { meetingEvent } from './support/google-setup.ts';
 import { openTestStore } from './support/real-store.ts';

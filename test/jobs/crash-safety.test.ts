@@ -12,8 +12,8 @@ import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
-import { waitFor } from './support/wait-for.ts';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 const LEASE_MS = 600;

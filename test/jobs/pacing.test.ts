@@ -6,9 +6,9 @@ import { createWorker } from '../../src/jobs/worker.ts';
 import { busiestWindow } from '../../src/store/rate-log.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { openTestStore } from './support/test-store.ts';
-import { waitFor } from './support/wait-for.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -12,7 +12,7 @@ import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import { waitFor } from './support/wait-for.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -10,8 +10,8 @@ import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
-import { waitFor } from './support/wait-for.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const JOBS = 2_000;

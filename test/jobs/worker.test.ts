@@ -7,9 +7,9 @@ import { createWorker, type Worker, type WorkerOptions } from '../../src/jobs/wo
 import type { Store } from '../../src/store/types.ts';
 import { type Responder, startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
 import { openTestStore } from './support/test-store.ts';
-import { waitFor } from './support/wait-for.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

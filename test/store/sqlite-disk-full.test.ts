@@ -9,8 +9,8 @@ import { openStore } from '../../src/store/open-store.ts';
 import { watchSqliteConnectionsForTests } from '../../src/store/sqlite/store.ts';
 import { diskFailureReason, PROBE_INTERVAL_MS } from '../../src/store/sqlite/write-health.ts';
 import type { Store } from '../../src/store/types.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
 import { captureLogs, type LogCapture } from '../support/log-capture.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { job } from './conformance-fixture.ts';
 
 /*

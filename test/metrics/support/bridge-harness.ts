@@ -6,6 +6,7 @@ import { type RunningBridge, startBridge } from '../../../src/bridge.ts';
 import { parseConfig } from '../../../src/core/config.ts';
 import { createFakeMomentum, type FakeMomentum } from '../../fakes/fake-momentum.ts';
 import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
+import { waitFor } from '../../support/wait-for.ts';
 
 export const ALLOWED_ORG = '00D8d0000001XyZ';
 
@@ -67,19 +68,14 @@ export async function startBridgeHarness(env: Record<string, string> = {}): Prom
       }),
     scrape,
     async scrapeUntil(ready, what) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const text = await scrape();
-        if (ready(text)) return text;
-        if (Date.now() > deadline)
-          throw new Error(
-            `timed out waiting for ${what}; last scrape:\n${text
-              .split('\n')
-              .filter((line) => line.startsWith('bridge_'))
-              .join('\n')}`,
-          );
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      let text = '';
+      const bridgeLines = () =>
+        text
+          .split('\n')
+          .filter((line) => line.startsWith('bridge_'))
+          .join('\n');
+      await waitFor(what, async () => ready((text = await scrape())), 10_000, { intervalMs: 25, lastSeen: () => `last scrape:\n${bridgeLines()}` });
+      return text;
     },
     async close() {
       await bridge.stop();
