@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -12,6 +11,7 @@ import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { meetingEvent } from '../google/support/google-setup.ts';
 import { TEST_SERVICE_ACCOUNT, testKeyPair, testServiceAccountKey } from '../google/support/service-account-key.ts';
+import { freeLoopbackPort } from '../support/listen-on-loopback.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -29,18 +29,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** PUBLIC_BASE_URL must be known before the bridge listens, so the port is chosen up front. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 async function bridgeWith(google: FakeGoogle, momentum: FakeMomentum): Promise<RunningBridge> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bridge-calendar-'));
-  const port = await freePort();
+  // PUBLIC_BASE_URL must be known before the bridge listens, so the port is chosen up front.
+  const port = await freeLoopbackPort();
   const config = parseConfig({
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -1,7 +1,7 @@
 import { createHash, randomUUID, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-import { listenOnLoopback } from './listen-on-loopback.ts';
+import { closeNow, listenOnLoopback } from '../support/listen-on-loopback.ts';
 
 /**
  * A fake Google on loopback: the OAuth token endpoint (checks the service account's RS256 JWT
@@ -257,7 +257,7 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
   return {
     async start() {
       server = createServer((req, res) => void onRequest(req, res));
-      url = await listenOnLoopback(server);
+      url = (await listenOnLoopback(server)).url;
       return url;
     },
     get url() {
@@ -331,8 +331,7 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
       ),
     async close() {
       if (!server) return;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server?.close(() => resolve()));
+      await closeNow(server);
       server = undefined;
     },
   };

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-import { listenOnLoopback } from './listen-on-loopback.ts';
+import { closeNow, listenOnLoopback } from '../support/listen-on-loopback.ts';
 
 /**
  * A fake Momentum on loopback: records every request and answers as scripted, so tests see
@@ -99,7 +99,7 @@ export function createFakeMomentum(): FakeMomentum {
   return {
     async start() {
       server = createServer((req, res) => void onRequest(req, res));
-      url = await listenOnLoopback(server);
+      url = (await listenOnLoopback(server)).url;
       return url;
     },
     get url() {
@@ -119,9 +119,7 @@ export function createFakeMomentum(): FakeMomentum {
     },
     async close() {
       if (!server) return;
-      // Hung replies hold their sockets open: cut them so close() returns.
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server?.close(() => resolve()));
+      await closeNow(server);
       server = undefined;
     },
   };

@@ -1,6 +1,6 @@
-import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 
 export interface RecordedRequest {
   jobId: number;
@@ -39,11 +39,9 @@ export async function startRecordingServer(responder: Responder = () => ({ statu
     if (reply.delayMs) setTimeout(send, reply.delayMs);
     else send();
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}/deliver`,
+    url: `${listening.url}/deliver`,
     requests,
     /** Requests per job id. */
     counts(): Map<number, number> {
@@ -51,11 +49,7 @@ export async function startRecordingServer(responder: Responder = () => ({ statu
       for (const request of requests) counts.set(request.jobId, (counts.get(request.jobId) ?? 0) + 1);
       return counts;
     },
-    async close() {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
+    close: listening.close,
   };
 }
 

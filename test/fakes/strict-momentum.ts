@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 import { type RecordedRequest, replies, sendReply } from './fake-momentum.ts';
-import { listenOnLoopback } from './listen-on-loopback.ts';
 
 /**
  * A Momentum that enforces its rate limit the strictest way: N requests per W as a sliding window
@@ -117,7 +117,7 @@ export async function startStrictMomentum(options: StrictMomentumOptions): Promi
   };
 
   const server: Server = createServer((req, res) => void onRequest(req, res));
-  const url = await listenOnLoopback(server);
+  const { url, close } = await listenOnLoopback(server);
   return {
     url,
     requests,
@@ -142,11 +142,7 @@ export async function startStrictMomentum(options: StrictMomentumOptions): Promi
         waiters.add(waiter);
       });
     },
-    async close() {
-      // Delayed answers hold their sockets open: cut them so close() returns.
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 

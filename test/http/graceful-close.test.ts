@@ -1,10 +1,9 @@
-import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { closeGracefully } from '../../src/http/graceful-close.ts';
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 
 /* A real server whose one route answers only when the test says so. keepAliveTimeout 0 turns the
  * server's own idle timer off, so only closeGracefully can end an idle keep-alive socket. */
@@ -17,9 +16,7 @@ async function serverWithHeldResponse() {
     entered();
   });
   server.keepAliveTimeout = 0;
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listenOnLoopback(server);
   return { server, port, inFlight, release: () => release() };
 }
 

@@ -5,19 +5,19 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { buildApp } from '../support/build-app.ts';
+import { listenOnLoopback, type LoopbackServer } from '../support/listen-on-loopback.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const servers: net.Server[] = [];
-afterEach(() => {
-  for (const server of servers.splice(0)) server.close();
+const servers: LoopbackServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
 });
 
 /** Sends bytes a well-behaved client refuses to (control characters in a header) and returns the raw reply. */
 async function rawRequest(app: ReturnType<typeof buildApp>['app'], head: string): Promise<string> {
-  const server = app.listen(0, '127.0.0.1');
+  const server = await listenOnLoopback(app);
   servers.push(server);
-  await once(server, 'listening');
-  const socket = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+  const socket = net.connect(server.port, '127.0.0.1');
   let reply = '';
   socket.setEncoding('utf8').on('data', (chunk: string) => (reply += chunk));
   socket.end(head);

@@ -1,6 +1,5 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { readFault } from '../salesforce/support/soap-reply-reader.ts';
 import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 
 /*
  * U+0000 (and text like it that no store keeps faithfully) is refused with a 400 at every inbound
@@ -217,10 +217,9 @@ for (const { engine, skip, title } of ENGINES) {
 
     it('when a raw NUL is in a header, then Node answers 400 before the app runs, and no sync job is stored', async () => {
       const h = await live();
-      const server: Server = h.app.listen(0, '127.0.0.1');
-      await once(server, 'listening');
+      const server = await listenOnLoopback(h.app);
       try {
-        const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+        const socket = connect(server.port, '127.0.0.1');
         const head = [
           'POST /calendar/google/notifications HTTP/1.1',
           'Host: bridge',
@@ -239,8 +238,7 @@ for (const { engine, skip, title } of ENGINES) {
         expect(await jobs(h)).toBe(0);
         expect(h.logs.lines().filter((line) => line.message === 'request')).toEqual([]);
       } finally {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await server.close();
       }
     });
 

@@ -1,7 +1,4 @@
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -13,6 +10,7 @@ import { AppError } from '../../../src/core/errors.ts';
 import { parseOutboundMessage } from '../../../src/salesforce/soap-parser.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import type { Store } from '../../../src/store/types.ts';
+import { listenOnLoopback } from '../../support/listen-on-loopback.ts';
 import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
 import { SECRET } from './calendar-deliveries.ts';
 import { postRaw } from './raw-post.ts';
@@ -35,15 +33,13 @@ export async function startTarget(orgId: string): Promise<Target> {
   const store: Store = await openStore(`sqlite:${file}`);
   const config = parseConfig({ NODE_ENV: 'test', SALESFORCE_ORG_IDS: orgId, CALENDAR_WEBHOOK_SECRETS: SECRET, INBOUND_RATE_LIMIT: 'off' });
   const logs = captureLogs({ level: 'error' });
-  const server: Server = createApp({ config, logger: logs.logger, readiness: [], store }).listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const server = await listenOnLoopback(createApp({ config, logger: logs.logger, readiness: [], store }));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     file,
     logs,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },

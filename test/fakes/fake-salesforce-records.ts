@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 
 /**
  * A loopback Salesforce holding Contacts, Leads, Accounts and Opportunities, answering exactly the
@@ -144,17 +144,12 @@ export async function startFakeSalesforceRecords(
       send(res, 404, [{ errorCode: 'NOT_FOUND', message: 'not found' }]);
     })();
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  url = listening.url;
   return {
     url,
     queries,
     failNextQueries: (count) => void (failures += count),
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
+    close: listening.close,
   };
 }
