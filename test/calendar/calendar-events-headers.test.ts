@@ -2,7 +2,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
+import { ENGINES } from '../support/real-store.ts';
 
 /*
  * POST /calendar/events reads the Standard Webhooks headers under their `webhook-*` names or the

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { calendarEventsRouter } from '../../routes/calendar-events.ts';
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { listen } from '../google/support/listen.ts';
-import { openTestStore } from '../google/support/real-store.ts';
-import { storedCounts, storedEvents, storedJobs } from '../google/support/stored-rows.ts';
+import { listenRouters } from '../support/app-harness.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
+import { storedCounts, storedEvents, storedJobs } from '../support/stored-rows.ts';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const ROTATED = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
@@ -30,9 +30,9 @@ afterEach(async () => {
 });
 
 async function harness(secrets = [SECRET, ROTATED]) {
-  const { store, file, cleanup } = await openTestStore();
+  const { store, file, close: cleanup } = await openRealStore();
   const logs = captureLogs({ secrets });
-  const server = await listen(
+  const server = await listenRouters(
     [calendarEventsRouter({ config: { CALENDAR_WEBHOOK_SECRETS: secrets, CALENDAR_MAX_BODY: MAX_BODY }, store, logger: logs.logger })],
     logs.logger,
   );

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
 import { configSchema, settingMeta, settingNames } from '../../src/core/config.ts';
-import { buildApp } from '../support/build-app.ts';
+import { buildApp } from '../support/app-harness.ts';
 import { deployYamlFiles, isBridgeImage, type Yaml } from './support/deploy-files.ts';
 
 /* Every YAML file under deploy/ is parsed once below (the Arrange step shared by these inspection

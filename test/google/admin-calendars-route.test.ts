@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { googleCalendarAdminRouter } from '../../routes/google-calendar.ts';
 import { AppError } from '../../src/core/errors.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
+import { listenRouters } from '../support/app-harness.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { googleSetup } from './support/google-setup.ts';
-import { listen } from './support/listen.ts';
 
 const KEY = 'admin-key-0123456789';
 // Stands in for the admin API key check the admin routes use.
@@ -28,7 +28,7 @@ async function harness() {
     ttlMs: 3_600_000,
     logger: logs.logger,
   });
-  const server = await listen([googleCalendarAdminRouter({ manager, authorize })], logs.logger);
+  const server = await listenRouters([googleCalendarAdminRouter({ manager, authorize })], logs.logger);
   cleanups.push(g.close, server.close);
   const call = (method: string, path: string, body?: unknown, key = KEY) =>
     fetch(`${server.url}${path}`, {

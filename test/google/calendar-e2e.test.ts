@@ -6,13 +6,13 @@ import type { Store } from '../../src/store/types.ts';
 import { directoryWith, sfId } from '../calendar/support/directory-setup.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
+import { openRealStore } from '../support/real-store.ts';
+import { storedJobs } from '../support/stored-rows.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { type CalendarBridge, startCalendarBridge, WEBHOOK_SECRET } from './support/e2e-harness.ts';
 import { meetingEvent } from './support/google-setup.ts';
-import { openTestStore } from './support/real-store.ts';
 import { TEST_SERVICE_ACCOUNT, testKeyPair } from './support/service-account-key.ts';
 import { sqliteRunner } from './support/sql-runners.ts';
-import { storedJobs } from './support/stored-rows.ts';
 
 const ANA = 'ana.rep@example.com';
 const OPPORTUNITY = '0068d0000101XyZAAU';
@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 async function world(): Promise<World> {
-  const { store, file, cleanup } = await openTestStore();
+  const { store, file, close: cleanup } = await openRealStore();
   const google = await startFakeGoogle({ serviceAccountEmail: TEST_SERVICE_ACCOUNT, publicKeyPem: testKeyPair().publicKeyPem, pageSize: 2 });
   const momentum = await startFakeMomentum();
   const w: World = { store, file, google, momentum, bridges: [] };

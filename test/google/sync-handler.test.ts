@@ -5,9 +5,9 @@ import { calendarSyncJob } from '../../src/google/sync-jobs.ts';
 import type { JobContext } from '../../src/jobs/types.ts';
 import type { Job, Store } from '../../src/store/types.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
+import { storedCounts, storedEvents, storedJobs } from '../support/stored-rows.ts';
 import { type GoogleSetup, googleSetup, meetingEvent } from './support/google-setup.ts';
-import { openTestStore } from './support/real-store.ts';
-import { storedCounts, storedEvents, storedJobs } from './support/stored-rows.ts';
 
 const ANA = 'ana.rep@example.com';
 const DAY_MS = 86_400_000;
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 async function harness(): Promise<Harness> {
   const g = await googleSetup({ pageSize: 2 });
-  const { store, file, cleanup } = await openTestStore();
+  const { store, file, close: cleanup } = await openRealStore();
   cleanups.push(g.close, cleanup);
   await g.channels.seedCalendars([ANA], Date.now());
   const handler = createCalendarSyncHandler({

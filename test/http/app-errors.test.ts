@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.ts';
 import { jsonErrorHandler, jsonNotFound } from '../../src/http/error-handler.ts';
 import { requestId } from '../../src/http/request-id.ts';
-import { buildApp } from '../support/build-app.ts';
+import { buildApp } from '../support/app-harness.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
 describe('createApp: unknown routes and headers', () => {

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
 import { AppError } from '../../src/core/errors.ts';
-import { buildApp } from '../support/build-app.ts';
+import { buildApp } from '../support/app-harness.ts';
 
 const passing = (name: string) => ({ name, check: async () => {} });
 const failing = (name: string, reason: string) => ({

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
 import { requestContext } from '../../src/core/logger.ts';
-import { buildApp } from '../support/build-app.ts';
+import { buildApp } from '../support/app-harness.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
 describe('access log', () => {

@@ -4,7 +4,7 @@ import net from 'node:net';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { buildApp } from '../support/build-app.ts';
+import { buildApp } from '../support/app-harness.ts';
 import { listenOnLoopback, type LoopbackServer } from '../support/listen-on-loopback.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,8 +1,5 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +9,7 @@ import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { testDatabase } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
 
@@ -24,9 +22,8 @@ afterEach(async () => {
 
 describe('worker crash safety', () => {
   it('when the worker process is killed with SIGKILL mid-delivery, then a new worker on the same file delivers every job', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jobs-crash-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const databaseUrl = `sqlite:${join(dir, 'bridge.db')}`;
+    const { url: databaseUrl, drop } = testDatabase('sqlite', 'jobs-crash');
+    cleanups.push(drop);
     // Slow replies keep several deliveries in flight when the kill lands.
     const recorder = await startRecordingServer((_request, seen) => ({ status: 200, delayMs: seen === 0 ? 250 : 0 }));
     cleanups.push(() => recorder.close());

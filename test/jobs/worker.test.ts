@@ -7,9 +7,9 @@ import { createWorker, type Worker, type WorkerOptions } from '../../src/jobs/wo
 import type { Store } from '../../src/store/types.ts';
 import { type Responder, startRecordingServer } from '../fakes/recording-server.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
-import { openTestStore } from './support/test-store.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -18,7 +18,7 @@ afterEach(async () => {
 
 /** A store, a recorder and a worker whose `post` kind POSTs to the recorder; the worker is not started. */
 async function setup(options: { responder?: Responder; handlers?: Record<string, JobHandler>; worker?: Partial<WorkerOptions> } = {}) {
-  const store = await openTestStore();
+  const { store, close: closeStore } = await openRealStore();
   const recorder = await startRecordingServer(options.responder);
   const { logger, lines } = captureLogs({ level: 'info' });
   const finished: JobFinishedEvent[] = [];
@@ -38,7 +38,7 @@ async function setup(options: { responder?: Responder; handlers?: Record<string,
   cleanups.push(async () => {
     await worker.stop(1_000);
     await recorder.close();
-    await store.close();
+    await closeStore();
   });
   return { store, recorder, worker, finished, lines };
 }

@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -13,10 +11,10 @@ import { createSalesforceApi } from '../../src/salesforce/jsforce-connection.ts'
 import { createJsforceDirectory } from '../../src/salesforce/jsforce-directory.ts';
 import { outboundMessageReceiver } from '../../src/salesforce/outbound-message-receiver.ts';
 import { createSalesforceEventMapper } from '../../src/salesforce/salesforce-event-mapper.ts';
-import { openStore } from '../../src/store/open-store.ts';
 import type { Job, Store } from '../../src/store/types.ts';
 import { type FakeSalesforce, startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
 
 const ORG = '00D8d0000001XyZEAU';
 const OWNER = '0058d0000101XyZAAU';
@@ -30,12 +28,8 @@ afterEach(async () => {
 });
 
 async function sqliteStore(): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), 'map-event-'));
-  const store = await openStore(`sqlite:${join(dir, 'bridge.db')}`);
-  cleanups.push(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { store, close } = await openRealStore('sqlite', 'map-event');
+  cleanups.push(close);
   return store;
 }
 

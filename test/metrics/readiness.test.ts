@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 
 import pg from 'pg';
 import request from 'supertest';
@@ -13,10 +10,10 @@ import { parseConfig } from '../../src/core/config.ts';
 import { bridgeReadiness } from '../../src/http/readiness-checks.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker, type Worker } from '../../src/jobs/worker.ts';
-import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { eventNotification, notificationId, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
 import { sampleValue } from './support/prom-text.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -26,12 +23,8 @@ afterEach(async () => {
 
 /** A real SQLite store whose ping rejects while `down()` says so (the database file unreachable). */
 async function storeWithOutage(down: () => boolean): Promise<Store> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'readyz-'));
-  const store = await openStore(`sqlite:${path.join(dir, 'bridge.db')}`);
-  cleanups.push(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { store, close } = await openRealStore('sqlite', 'readyz');
+  cleanups.push(close);
   return { ...store, ping: () => (down() ? Promise.reject(new Error('SQLITE_IOERR: disk I/O error')) : store.ping()) };
 }
 

@@ -8,8 +8,9 @@ import type { RemapDeliveryPayload } from '../../src/momentum/schemas.ts';
 import type { Store } from '../../src/store/types.ts';
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
 import { makeContext, makeJob, NOW, recordingPacer } from './support/handler-doubles.ts';
-import { enqueueAndClaim, openTestStore, recordSucceeded, spyLastSucceeded } from './support/real-store.ts';
+import { enqueueAndClaim, recordSucceeded, spyLastSucceeded } from './support/stored-jobs.ts';
 
 const RATE_KEY = 'momentum:test-key';
 const payload: RemapDeliveryPayload = {
@@ -27,7 +28,7 @@ describe('createRemapHandler', () => {
   beforeEach(async () => {
     fake = await startFakeMomentum();
     client = createMomentumClient({ apiBaseUrl: fake.url, receiverUrl: fake.url, importPath: '/user-provided-meeting', apiKey: 'k-123456', timeoutMs: 2_000 });
-    ({ store: realStore, cleanup: cleanupStore } = await openTestStore());
+    ({ store: realStore, close: cleanupStore } = await openRealStore());
   });
   afterEach(async () => {
     await client.close();

@@ -5,7 +5,8 @@ import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { KEY } from '../admin/support/admin-app.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { readFault } from '../salesforce/support/soap-reply-reader.ts';
-import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
+import { ENGINES } from '../support/real-store.ts';
 
 /*
  * An id is an id: every inbound value that is stored as a key or logged is checked for shape and

@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { readFault } from '../salesforce/support/soap-reply-reader.ts';
-import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
 import { listenOnLoopback } from '../support/listen-on-loopback.ts';
+import { ENGINES } from '../support/real-store.ts';
 
 /*
  * U+0000 (and text like it that no store keeps faithfully) is refused with a 400 at every inbound

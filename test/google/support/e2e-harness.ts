@@ -15,8 +15,8 @@ import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
 import type { Store } from '../../../src/store/types.ts';
 import type { FakeGoogle } from '../../fakes/fake-google.ts';
 import type { FakeMomentum } from '../../fakes/fake-momentum.ts';
+import { listenRouters } from '../../support/app-harness.ts';
 import { captureLogs } from '../../support/log-capture.ts';
-import { listen } from './listen.ts';
 import { testServiceAccountKey } from './service-account-key.ts';
 import { sqliteRunner } from './sql-runners.ts';
 
@@ -54,7 +54,7 @@ export async function startCalendarBridge(options: {
   routes.push(
     calendarEventsRouter({ config: { CALENDAR_WEBHOOK_SECRETS: [WEBHOOK_SECRET], CALENDAR_MAX_BODY: 65_536 }, store: options.store, logger: logs.logger }),
   );
-  const server = await listen(routes, logs.logger, options.port);
+  const server = await listenRouters(routes, logs.logger, options.port);
   const config = parseConfig({
     GOOGLE_SERVICE_ACCOUNT_KEY: testServiceAccountKey(options.google.tokenUrl),
     GOOGLE_CALENDAR_API_URL: options.google.calendarApiUrl,

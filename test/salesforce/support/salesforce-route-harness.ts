@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import request from 'supertest';
 import { expect } from 'vitest';
 
-import { createApp } from '../../../src/app.ts';
-import { parseConfig } from '../../../src/core/config.ts';
-import { openStore } from '../../../src/store/open-store.ts';
 import type { Store } from '../../../src/store/types.ts';
-import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
+import { type EngineApp, startEngineApp } from '../../support/app-harness.ts';
 import { storedCounts } from '../../support/stored-rows.ts';
 import { readFault } from './soap-reply-reader.ts';
 
@@ -17,13 +10,9 @@ export const PATH = '/salesforce/outbound-message';
 /** Configured as the 15-character form admins copy from Company Information. */
 export const ALLOWED_ORG_15 = '00D8d0000001XyZ';
 
-export interface Harness {
-  app: ReturnType<typeof createApp>;
-  store: Store;
+export interface Harness extends EngineApp {
   file: string;
-  logs: LogCapture;
   post: (xml: string | Buffer, contentType?: string) => request.Test;
-  close: () => Promise<void>;
 }
 
 export interface HarnessOptions {
@@ -32,31 +21,18 @@ export interface HarnessOptions {
   wrap?: (store: Store) => Store;
 }
 
-/** A real app on a real SQLite store in its own temporary directory. */
+/** The real app on a real SQLite store of its own, the org allowed, and a post() like Salesforce's. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sf-route-'));
-  const file = path.join(dir, 'bridge.db');
-  const store = await openStore(`sqlite:${file}`);
-  await store.migrate();
-  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug', SALESFORCE_ORG_IDS: ALLOWED_ORG_15, ...options.env });
-  const logs = captureLogs();
-  const app = createApp({ config, logger: logs.logger, readiness: [], store: options.wrap ? options.wrap(store) : store });
+  const harness = await startEngineApp('sqlite', {
+    env: { SALESFORCE_ORG_IDS: ALLOWED_ORG_15, ...options.env },
+    ...(options.wrap ? { wrap: options.wrap } : {}),
+  });
   const post = (xml: string | Buffer, contentType = 'text/xml; charset=UTF-8') => {
-    const test = request(app).post(PATH).set('SOAPAction', '""');
+    const test = request(harness.app).post(PATH).set('SOAPAction', '""');
     if (contentType !== '') test.set('Content-Type', contentType);
     return test.send(xml);
   };
-  return {
-    app,
-    store,
-    file,
-    logs,
-    post,
-    close: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...harness, file: harness.file!, post };
 }
 
 /** Proxies a store whose ingest rejects while `failing()` is true (methods stay bound to the real store). */
