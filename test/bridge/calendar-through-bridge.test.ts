@@ -1,18 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { type RunningBridge, startBridge } from '../../src/bridge.ts';
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { parseConfig } from '../../src/core/config.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { meetingEvent } from '../google/support/google-setup.ts';
 import { TEST_SERVICE_ACCOUNT, testKeyPair, testServiceAccountKey } from '../google/support/service-account-key.ts';
 import { freeLoopbackPort } from '../support/listen-on-loopback.ts';
-import { captureLogs } from '../support/log-capture.ts';
+import { startTestBridge, type TestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 /*
@@ -29,14 +23,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function bridgeWith(google: FakeGoogle, momentum: FakeMomentum): Promise<RunningBridge> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bridge-calendar-'));
+async function bridgeWith(google: FakeGoogle, momentum: FakeMomentum): Promise<TestBridge> {
   // PUBLIC_BASE_URL must be known before the bridge listens, so the port is chosen up front.
   const port = await freeLoopbackPort();
-  const config = parseConfig({
+  const env = {
     PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${path.join(dir, 'bridge.db')}`,
     MOMENTUM_API_BASE_URL: momentum.url,
     MOMENTUM_API_KEY: 'mk-test-key',
     MOMENTUM_RATE_LIMIT: 'off',
@@ -46,9 +37,9 @@ async function bridgeWith(google: FakeGoogle, momentum: FakeMomentum): Promise<R
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     CALENDAR_WEBHOOK_SECRETS: SECRET,
     INTERNAL_EMAIL_DOMAINS: 'example.com',
-  });
-  const bridge = await startBridge(config, captureLogs({ level: 'warn' }).logger);
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), bridge.stop);
+  };
+  const bridge = await startTestBridge({ env });
+  cleanups.push(bridge.stop);
   return bridge;
 }
 

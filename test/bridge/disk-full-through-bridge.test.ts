@@ -10,8 +10,8 @@ import { PROBE_INTERVAL_MS } from '../../src/store/sqlite/write-health.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { storedCounts, storedJobs } from '../support/stored-rows.ts';
+import { startTestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { bridgeUnderTest } from './support/bridge-under-test.ts';
 
 /*
  * A full disk under the real startBridge wiring, without filling the machine's: PRAGMA
@@ -48,13 +48,16 @@ async function bridgeOnADiskThatFills(): Promise<DiskFullBridge> {
     connection = db;
     file = location;
   });
-  const { bridge, dispose } = await bridgeUnderTest({
-    SALESFORCE_ORG_IDS: ORG,
-    MOMENTUM_API_BASE_URL: momentum.url,
-    MOMENTUM_API_KEY: 'mk-e2e-key',
-    CALENDAR_WEBHOOK_SECRETS: SECRET,
+  const bridge = await startTestBridge({
+    env: {
+      MOMENTUM_RATE_LIMIT: 'off',
+      SALESFORCE_ORG_IDS: ORG,
+      MOMENTUM_API_BASE_URL: momentum.url,
+      MOMENTUM_API_KEY: 'mk-e2e-key',
+      CALENDAR_WEBHOOK_SECRETS: SECRET,
+    },
   }).finally(stopWatching);
-  cleanups.push(dispose);
+  cleanups.push(bridge.stop);
   return {
     bridge,
     momentum,

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { normalizeSalesforceId } from '../../src/mapping/salesforce-ids.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { startStrictMomentum, type StrictMomentum } from '../fakes/strict-momentum.ts';
-import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
 import { type NotificationSpec, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { adminGet, type PacedBridge, postOutboundMessage, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
 
@@ -20,7 +20,6 @@ import { adminGet, type PacedBridge, postOutboundMessage, postRemaps, startPaced
  * last remap of the meeting always carries the newest state.
  */
 
-const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const id18 = (id15: string) => normalizeSalesforceId(id15)!;
 const OPP_OLD = id18('0068d0000101XyZ');
 const OPP_NEW = id18('0068d0000202XyZ');
@@ -82,26 +81,15 @@ async function settledDeliveries(url: string, meeting: string, count: number): P
   return deliveries.sort((a, b) => a.id - b.id);
 }
 
-describe.skipIf(!DATABASE_URL)(
-  `newest state wins across bridges on one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
+describe.skipIf(!TEST_DATABASE_URL)(
+  `newest state wins across bridges on one PostgreSQL schema${TEST_DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
   () => {
-    let admin: PgAdmin;
-    const schemas: string[] = [];
-    beforeAll(async () => {
-      admin = await connectAdmin(DATABASE_URL!);
-    });
-    afterAll(async () => {
-      for (const schema of schemas) await admin.dropSchema(schema);
-      await admin.close();
-    });
-
     async function twoBridges(momentum: StrictMomentum, env: Record<string, string> = {}): Promise<[PacedBridge, PacedBridge]> {
-      const schema = newSchemaName('meeting_order');
-      schemas.push(schema);
-      const databaseUrl = databaseUrlWithSchema(DATABASE_URL!, schema);
+      const database = testDatabase('postgres', 'meeting_order');
+      cleanups.push(database.drop);
       // One job at a time per bridge: two notifications posted together are mapped on two bridges.
       const start = async () => {
-        const bridge = await startPacedBridge({ databaseUrl, momentumUrl: momentum.url, rateLimit: '100/1m', env: { WORKER_CONCURRENCY: '1', ...env } });
+        const bridge = await startPacedBridge({ database, momentumUrl: momentum.url, rateLimit: '100/1m', env: { WORKER_CONCURRENCY: '1', ...env } });
         cleanups.push(bridge.stop);
         return bridge;
       };
@@ -181,9 +169,9 @@ describe.skipIf(!DATABASE_URL)(
 
 describe('newest state wins on one bridge (SQLite) when Salesforce retries out of order', () => {
   async function oneBridge(momentum: StrictMomentum, rateLimit: string): Promise<PacedBridge> {
-    const dir = mkdtempSync(path.join(tmpdir(), 'meeting-order-sqlite-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const bridge = await startPacedBridge({ databaseUrl: `sqlite:${path.join(dir, 'bridge.db')}`, momentumUrl: momentum.url, rateLimit });
+    const database = testDatabase('sqlite', 'meeting-order-sqlite');
+    cleanups.push(database.drop);
+    const bridge = await startPacedBridge({ database, momentumUrl: momentum.url, rateLimit });
     cleanups.push(bridge.stop);
     return bridge;
   }

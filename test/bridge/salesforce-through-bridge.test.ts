@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
-import { bridgeUnderTest } from './support/bridge-under-test.ts';
+import { startTestBridge } from '../support/test-bridge.ts';
 
 /*
  * Issue 4 end to end through the real startBridge wiring: a sample Outbound Message in over HTTP,
@@ -36,16 +36,19 @@ describe('Salesforce Outbound Messages through startBridge', () => {
     const momentum = await momentumFake();
     const salesforce = await startFakeSalesforce({ clientId: 'bridge-app', clientSecret: 'right-secret', users: { [OWNER]: 'ana.rep@example.com' } });
     cleanups.push(salesforce.close);
-    const { bridge, dispose } = await bridgeUnderTest({
-      SALESFORCE_ORG_IDS: ORG,
-      MOMENTUM_API_BASE_URL: momentum.url,
-      MOMENTUM_API_KEY: 'mk-e2e-key',
-      REMAP_TRIGGER_SUMMARY: 'true',
-      SALESFORCE_LOGIN_URL: salesforce.url,
-      SALESFORCE_CLIENT_ID: 'bridge-app',
-      SALESFORCE_CLIENT_SECRET: 'right-secret',
+    const bridge = await startTestBridge({
+      env: {
+        MOMENTUM_RATE_LIMIT: 'off',
+        SALESFORCE_ORG_IDS: ORG,
+        MOMENTUM_API_BASE_URL: momentum.url,
+        MOMENTUM_API_KEY: 'mk-e2e-key',
+        REMAP_TRIGGER_SUMMARY: 'true',
+        SALESFORCE_LOGIN_URL: salesforce.url,
+        SALESFORCE_CLIENT_ID: 'bridge-app',
+        SALESFORCE_CLIENT_SECRET: 'right-secret',
+      },
     });
-    cleanups.push(dispose);
+    cleanups.push(bridge.stop);
 
     // Act
     const ack = await post(bridge.url, fixture('event-opportunity.xml'));
@@ -67,13 +70,16 @@ describe('Salesforce Outbound Messages through startBridge', () => {
     // Arrange: one worker slot, held by a slow remap of another meeting while the two changes arrive.
     const momentum = await momentumFake();
     momentum.queue(replies.delayed(3_000));
-    const { bridge, dispose } = await bridgeUnderTest({
-      SALESFORCE_ORG_IDS: ORG,
-      MOMENTUM_API_BASE_URL: momentum.url,
-      MOMENTUM_API_KEY: 'mk-e2e-key',
-      WORKER_CONCURRENCY: '1',
+    const bridge = await startTestBridge({
+      env: {
+        MOMENTUM_RATE_LIMIT: 'off',
+        SALESFORCE_ORG_IDS: ORG,
+        MOMENTUM_API_BASE_URL: momentum.url,
+        MOMENTUM_API_KEY: 'mk-e2e-key',
+        WORKER_CONCURRENCY: '1',
+      },
     });
-    cleanups.push(dispose);
+    cleanups.push(bridge.stop);
     const sameEvent = { Id: '00U8d0000777XyZEAU', Subject: 'Globex QBR', StartDateTime: '2026-04-01T15:00:00.000Z' };
 
     // Act

@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
-import { type RunningBridge, startBridge } from '../../../src/bridge.ts';
-import { parseConfig } from '../../../src/core/config.ts';
 import { createFakeMomentum, type FakeMomentum } from '../../fakes/fake-momentum.ts';
-import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
+import type { LogCapture } from '../../support/log-capture.ts';
+import { startTestBridge, type TestBridge } from '../../support/test-bridge.ts';
 import { waitFor } from '../../support/wait-for.ts';
 
 export const ALLOWED_ORG = '00D8d0000001XyZ';
 
 export interface BridgeHarness {
-  bridge: RunningBridge;
+  bridge: TestBridge;
   momentum: FakeMomentum;
   logs: LogCapture;
   /** The SQLite file of this bridge (its own temporary directory). */
@@ -24,31 +19,26 @@ export interface BridgeHarness {
 }
 
 /**
- * The real bridge as server.ts starts it (startBridge: createApp, SQLite store, worker, Momentum
- * client) on loopback, forwarding to a fake Momentum. `env` adds to or overrides the settings.
+ * The real bridge (startTestBridge: startBridge on a SQLite file of its own) forwarding to a fake
+ * Momentum, with helpers to post like Salesforce and to scrape /metrics. `env` adds to or overrides the settings.
  */
 export async function startBridgeHarness(env: Record<string, string> = {}): Promise<BridgeHarness> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bridge-metrics-'));
-  const file = path.join(dir, 'bridge.db');
   const momentum = createFakeMomentum();
   await momentum.start();
-  const config = parseConfig({
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATABASE_URL: `sqlite:${file}`,
-    MOMENTUM_API_KEY: 'test-momentum-key',
-    MOMENTUM_API_BASE_URL: momentum.url,
-    MOMENTUM_RECEIVER_URL: momentum.url,
-    MOMENTUM_RATE_LIMIT: 'off',
-    MOMENTUM_TIMEOUT_MS: '5000',
-    RETRY_SCHEDULE: '0s,0s',
-    SALESFORCE_ORG_IDS: ALLOWED_ORG,
-    SHUTDOWN_TIMEOUT_MS: '2000',
-    ...env,
+  const bridge = await startTestBridge({
+    env: {
+      MOMENTUM_API_KEY: 'test-momentum-key',
+      MOMENTUM_API_BASE_URL: momentum.url,
+      MOMENTUM_RECEIVER_URL: momentum.url,
+      MOMENTUM_RATE_LIMIT: 'off',
+      MOMENTUM_TIMEOUT_MS: '5000',
+      RETRY_SCHEDULE: '0s,0s',
+      SALESFORCE_ORG_IDS: ALLOWED_ORG,
+      SHUTDOWN_TIMEOUT_MS: '2000',
+      ...env,
+    },
+    logLevel: 'info',
   });
-  const logs = captureLogs({ level: 'info' });
-  const bridge = await startBridge(config, logs.logger);
 
   const scrape = async (headers: Record<string, string> = {}) => {
     const response = await fetch(`${bridge.url}/metrics`, { headers });
@@ -58,8 +48,8 @@ export async function startBridgeHarness(env: Record<string, string> = {}): Prom
   return {
     bridge,
     momentum,
-    logs,
-    file,
+    logs: bridge.logs,
+    file: bridge.file!,
     postSalesforce: (xml, headers = {}) =>
       fetch(`${bridge.url}/salesforce/outbound-message`, {
         method: 'POST',
@@ -80,7 +70,6 @@ export async function startBridgeHarness(env: Record<string, string> = {}): Prom
     async close() {
       await bridge.stop();
       await momentum.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
