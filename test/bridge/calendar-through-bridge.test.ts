@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
+import { startCalendarBridge, WEBHOOK_SECRET } from '../google/support/calendar-bridge.ts';
 import { meetingEvent } from '../google/support/google-setup.ts';
-import { TEST_SERVICE_ACCOUNT, testKeyPair, testServiceAccountKey } from '../google/support/service-account-key.ts';
-import { freeLoopbackPort } from '../support/listen-on-loopback.ts';
-import { startTestBridge, type TestBridge } from '../support/test-bridge.ts';
+import { TEST_SERVICE_ACCOUNT, testKeyPair } from '../google/support/service-account-key.ts';
+import { type TestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 /*
@@ -16,7 +16,7 @@ import { waitFor } from '../support/wait-for.ts';
 
 const ANA = 'ana.rep@example.com';
 const OPPORTUNITY = '0068d0000101XyZAAU';
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const SECRET = WEBHOOK_SECRET;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -24,21 +24,7 @@ afterEach(async () => {
 });
 
 async function bridgeWith(google: FakeGoogle, momentum: FakeMomentum): Promise<TestBridge> {
-  // PUBLIC_BASE_URL must be known before the bridge listens, so the port is chosen up front.
-  const port = await freeLoopbackPort();
-  const env = {
-    PORT: String(port),
-    MOMENTUM_API_BASE_URL: momentum.url,
-    MOMENTUM_API_KEY: 'mk-test-key',
-    MOMENTUM_RATE_LIMIT: 'off',
-    GOOGLE_SERVICE_ACCOUNT_KEY: testServiceAccountKey(google.tokenUrl),
-    GOOGLE_CALENDAR_API_URL: google.calendarApiUrl,
-    GOOGLE_CALENDAR_IDS: ANA,
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    CALENDAR_WEBHOOK_SECRETS: SECRET,
-    INTERNAL_EMAIL_DOMAINS: 'example.com',
-  };
-  const bridge = await startTestBridge({ env });
+  const bridge = await startCalendarBridge({ google, momentum, calendars: [ANA] });
   cleanups.push(bridge.stop);
   return bridge;
 }

@@ -1,6 +1,5 @@
 import { calendarEventsRouter } from '../../../routes/calendar-events.ts';
 import { googleCalendarRouter } from '../../../routes/google-calendar.ts';
-import type { AttendeeDirectory } from '../../../src/calendar/attendee-directory.ts';
 import { calendarMappers } from '../../../src/calendar/calendar-mappers.ts';
 import { parseConfig } from '../../../src/core/config.ts';
 import type { GoogleScheduler } from '../../../src/google/channel-scheduler.ts';
@@ -17,18 +16,20 @@ import type { FakeGoogle } from '../../fakes/fake-google.ts';
 import type { FakeMomentum } from '../../fakes/fake-momentum.ts';
 import { listenRouters } from '../../support/app-harness.ts';
 import { captureLogs } from '../../support/log-capture.ts';
+import { WEBHOOK_SECRET } from './calendar-bridge.ts';
 import { testServiceAccountKey } from './service-account-key.ts';
 import { sqliteRunner } from './sql-runners.ts';
 
-export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-
 /**
- * The calendar half of the bridge assembled as the lead's wiring will assemble it: the routes on a
- * real port, the real store and worker, the map-event handler with the calendar mappers, the remap
- * handler to a fake Momentum, and Google watching against a fake Google. One "process": `stop()`
- * ends it and a second bridge over the same file is a restart.
+ * The calendar half of the bridge assembled by hand: the routes on a real port, the real store and
+ * worker, the map-event handler with the calendar mappers, the remap handler to a fake Momentum, and
+ * Google watching against a fake Google, on a clock the test moves. Only for what startBridge cannot
+ * do: the channel manager's clock comes from createGoogleRuntime's `now`, which startBridge (through
+ * createJobHandlers) does not take, so channel renewal cannot be brought forward there. Everything
+ * else goes through startCalendarBridge (calendar-bridge.ts). One "process": `stop()` ends it and a
+ * second bridge over the same file is a restart.
  */
-export interface CalendarBridge {
+export interface ClockedCalendarBridge {
   url: string;
   runtime: GoogleRuntime;
   scheduler: GoogleScheduler;
@@ -36,17 +37,16 @@ export interface CalendarBridge {
   stop(): Promise<void>;
 }
 
-export async function startCalendarBridge(options: {
+export async function startClockedCalendarBridge(options: {
   store: Store;
   file: string;
   google: FakeGoogle;
   momentum: FakeMomentum;
   calendars: string[];
-  directory?: AttendeeDirectory;
   now?: () => number;
   /** A restart keeps its address (PUBLIC_BASE_URL): Google still posts to the old one. */
   port?: number;
-}): Promise<CalendarBridge> {
+}): Promise<ClockedCalendarBridge> {
   const logs = captureLogs({ level: 'warn' });
   const db = await sqliteRunner(options.file);
   const channels = createSqlChannelStore(db.runner);
@@ -75,7 +75,7 @@ export async function startCalendarBridge(options: {
   const rules = builtInRules({ triggerSummary: false, triggerAiSignals: false });
   const registry = createJobRegistry(runtime.handlers);
   registry.register('remap', createRemapHandler({ client, store: options.store, rateKey: 'momentum', logger: logs.logger }));
-  const mappers = calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: options.directory });
+  const mappers = calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: undefined });
   registry.register(MAP_EVENT_JOB, createMapEventHandler({ store: options.store, logger: logs.logger, mappers }));
   const worker = createWorker({
     store: options.store,
