@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
+import { postCalendarEvent } from '../calendar/support/signed-events.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { startCalendarBridge, WEBHOOK_SECRET } from '../google/support/calendar-bridge.ts';
+import { startCalendarBridge } from '../google/support/calendar-bridge.ts';
 import { meetingEvent } from '../google/support/google-setup.ts';
 import { TEST_SERVICE_ACCOUNT, testKeyPair } from '../google/support/service-account-key.ts';
 import { type TestBridge } from '../support/test-bridge.ts';
@@ -16,7 +16,6 @@ import { waitFor } from '../support/wait-for.ts';
 
 const ANA = 'ana.rep@example.com';
 const OPPORTUNITY = '0068d0000101XyZAAU';
-const SECRET = WEBHOOK_SECRET;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -72,19 +71,9 @@ describe('calendar webhooks through startBridge', () => {
       attendees: [{ email: 'hank.buyer@globex.test' }],
       salesforce: { opportunityId: OPPORTUNITY },
     });
-    const timestamp = Math.floor(Date.now() / 1000);
 
     // Act
-    const response = await fetch(`${bridge.url}/calendar/events`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': 'msg_1',
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signStandardWebhook(SECRET, 'msg_1', timestamp, raw),
-      },
-      body: raw,
-    });
+    const response = await postCalendarEvent(bridge.url, raw, { id: 'msg_1' });
     const [remap] = await momentum.waitFor(1);
 
     // Assert

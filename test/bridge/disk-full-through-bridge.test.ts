@@ -4,14 +4,15 @@ import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { RunningBridge } from '../../src/bridge.ts';
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { watchSqliteConnectionsForTests } from '../../src/store/sqlite/store.ts';
 import { PROBE_INTERVAL_MS } from '../../src/store/sqlite/write-health.ts';
+import { postCalendarEvent as postSigned, WEBHOOK_SECRET } from '../calendar/support/signed-events.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
 import { storedCounts, storedJobs } from '../support/stored-rows.ts';
-import { startTestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { startSalesforceBridge } from './support/salesforce-bridge.ts';
 
 /*
  * A full disk under the real startBridge wiring, without filling the machine's: PRAGMA
@@ -21,9 +22,7 @@ import { waitFor } from '../support/wait-for.ts';
  * space is back. Each message the tests refuse is larger than a page, so it needs new pages.
  */
 
-const ORG = '00D8d0000001XyZEAU';
 const OPPORTUNITY = '0068d0000101XyZAAU';
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TERMINAL = new Set(['succeeded', 'dead', 'superseded', 'skipped', 'cancelled']);
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -48,15 +47,7 @@ async function bridgeOnADiskThatFills(): Promise<DiskFullBridge> {
     connection = db;
     file = location;
   });
-  const bridge = await startTestBridge({
-    env: {
-      MOMENTUM_RATE_LIMIT: 'off',
-      SALESFORCE_ORG_IDS: ORG,
-      MOMENTUM_API_BASE_URL: momentum.url,
-      MOMENTUM_API_KEY: 'mk-e2e-key',
-      CALENDAR_WEBHOOK_SECRETS: SECRET,
-    },
-  }).finally(stopWatching);
+  const bridge = await startSalesforceBridge(momentum, { env: { CALENDAR_WEBHOOK_SECRETS: WEBHOOK_SECRET } }).finally(stopWatching);
   cleanups.push(bridge.stop);
   return {
     bridge,
@@ -72,8 +63,7 @@ async function bridgeOnADiskThatFills(): Promise<DiskFullBridge> {
 const salesforceMessage = (n: number, large = false) =>
   outboundMessage({ notifications: [eventNotification(n, { WhatId: OPPORTUNITY, ...(large ? { Description: 'agenda '.repeat(1000) } : {}) })] });
 
-const postSalesforce = (bridge: RunningBridge, xml: string) =>
-  fetch(`${bridge.url}/salesforce/outbound-message`, { method: 'POST', headers: { 'content-type': 'text/xml; charset=UTF-8', soapaction: '""' }, body: xml });
+const postSalesforce = (bridge: RunningBridge, xml: string) => postOutboundMessage(bridge.url, xml);
 
 function postCalendarEvent(bridge: RunningBridge, id: string) {
   const raw = JSON.stringify({
@@ -87,17 +77,7 @@ function postCalendarEvent(bridge: RunningBridge, id: string) {
     description: 'agenda '.repeat(1000),
     salesforce: { opportunityId: OPPORTUNITY },
   });
-  const timestamp = Math.floor(Date.now() / 1000);
-  return fetch(`${bridge.url}/calendar/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signStandardWebhook(SECRET, id, timestamp, raw),
-    },
-    body: raw,
-  });
+  return postSigned(bridge.url, raw, { id });
 }
 
 const readyz = async (bridge: RunningBridge) => {

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
-import { startTestBridge } from '../support/test-bridge.ts';
+import { startSalesforceBridge } from './support/salesforce-bridge.ts';
 
 /*
  * Values that index entries cannot hold as they are: a meeting key built from a 6 000-character
@@ -11,7 +12,6 @@ import { startTestBridge } from '../support/test-bridge.ts';
  * characters), so such a meeting maps and forwards on both engines instead of looping.
  */
 
-const ORG = '00D8d0000001XyZEAU';
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -25,18 +25,14 @@ describe.each(engines)('long values through startBridge (%s)', (_name, engine) =
     cleanups.push(momentum.close);
     const database = testDatabase(engine, 'bridge_long');
     cleanups.push(database.drop);
-    const bridge = await startTestBridge({
-      env: { MOMENTUM_RATE_LIMIT: 'off', SALESFORCE_ORG_IDS: ORG, MOMENTUM_API_BASE_URL: momentum.url, MOMENTUM_API_KEY: 'mk-e2e-key' },
-      database,
-    });
+    const bridge = await startSalesforceBridge(momentum, { database });
     cleanups.push(bridge.stop);
     const title = `Globex ${'quarterly business review '.repeat(240)}`.slice(0, 6_000);
 
-    const ack = await fetch(`${bridge.url}/salesforce/outbound-message`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/xml; charset=UTF-8', soapaction: '""' },
-      body: outboundMessage({ notifications: [eventNotification(1, { Subject: title, WhatId: '0068d0000101XyZAAU' })] }),
-    });
+    const ack = await postOutboundMessage(
+      bridge.url,
+      outboundMessage({ notifications: [eventNotification(1, { Subject: title, WhatId: '0068d0000101XyZAAU' })] }),
+    );
     const [remap] = await momentum.waitFor(1);
 
     expect(ack.status).toBe(200);

@@ -10,7 +10,7 @@ import { startStrictMomentum, type StrictMomentum } from '../fakes/strict-moment
 import { type NotificationSpec, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { adminGet, type PacedBridge, postOutboundMessage, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
+import { adminGet, type PacedBridge, postAcknowledged, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
 
 /*
  * The newest state of a meeting wins, whichever bridge received it and whichever mapping finished
@@ -122,8 +122,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const newer = eventChange(2, { Id: id18('00U8d0000402XyZ'), OwnerId: FAST_OWNER, WhatId: OPP_NEW, ...zoom });
 
       // Act: the older change to one bridge, the newer to the other as soon as the first is acked.
-      await postOutboundMessage(first.url, outboundMessage({ notifications: [older] }));
-      await postOutboundMessage(second.url, outboundMessage({ notifications: [newer] }));
+      await postAcknowledged(first.url, outboundMessage({ notifications: [older] }));
+      await postAcknowledged(second.url, outboundMessage({ notifications: [newer] }));
       const deliveries = await settledDeliveries(first.url, 'source:ZOOM:98765432101', 2);
       // Anything sent late would arrive within this pause.
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -151,8 +151,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const olderState = eventChange(4, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' });
 
       // Act: posted to two bridges within milliseconds, the newer state first.
-      await postOutboundMessage(first.url, outboundMessage({ notifications: [newerState] }));
-      await postOutboundMessage(second.url, outboundMessage({ notifications: [olderState] }));
+      await postAcknowledged(first.url, outboundMessage({ notifications: [newerState] }));
+      await postAcknowledged(second.url, outboundMessage({ notifications: [olderState] }));
       const deliveries = await settledDeliveries(second.url, MEETING_OF_EVENT, 2);
       await new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -183,12 +183,12 @@ describe('newest state wins on one bridge (SQLite) when Salesforce retries out o
     const record = id18('00U8d0000601XyZ');
 
     // Act: T2 first, delivered; then Salesforce's late retry of T1.
-    await postOutboundMessage(
+    await postAcknowledged(
       bridge.url,
       outboundMessage({ notifications: [eventChange(5, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }),
     );
     await momentum.waitForAccepted(1);
-    await postOutboundMessage(
+    await postAcknowledged(
       bridge.url,
       outboundMessage({ notifications: [eventChange(6, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }),
     );
@@ -211,11 +211,11 @@ describe('newest state wins on one bridge (SQLite) when Salesforce retries out o
     await momentum.waitForAccepted(1);
 
     // Act: T2, then T1, both while the budget is spent.
-    await postOutboundMessage(
+    await postAcknowledged(
       bridge.url,
       outboundMessage({ notifications: [eventChange(7, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }),
     );
-    await postOutboundMessage(
+    await postAcknowledged(
       bridge.url,
       outboundMessage({ notifications: [eventChange(8, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }),
     );

@@ -5,7 +5,7 @@ import { buildLoad, notificationOfRemap } from '../reliability/support/salesforc
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { claimsOf, postOutboundMessage, startPacedBridge, timesSent } from './support/paced-bridges.ts';
+import { claimsOf, postAcknowledged, startPacedBridge, timesSent } from './support/paced-bridges.ts';
 
 /*
  * Momentum allows N calls per W per API key, counted over every instance of the bridge. Here three
@@ -46,7 +46,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       const startedAt = Date.now();
 
       // Act: the backlog in one message; a rolling restart of the third bridge during the second window.
-      await postOutboundMessage(bridges[0]!.url, message!.xml);
+      await postAcknowledged(bridges[0]!.url, message!.xml);
       await waitFor('the first window to be spent and the second begun', () => momentum.accepted().length >= LIMIT.requests + 5, 10_000);
       const claimsBeforeRestart = await claimsOf(bridges[2]!.url);
       await bridges[2]!.stop();

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import { sfId } from '../calendar/support/directory-setup.ts';
+import { postCalendarEvent } from '../calendar/support/signed-events.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { startFakeSalesforceRecords } from '../fakes/fake-salesforce-records.ts';
@@ -11,7 +11,7 @@ import { openRealStore } from '../support/real-store.ts';
 import { storedJobs } from '../support/stored-rows.ts';
 import type { TestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { startCalendarBridge, WEBHOOK_SECRET } from './support/calendar-bridge.ts';
+import { startCalendarBridge } from './support/calendar-bridge.ts';
 import { type ClockedCalendarBridge, startClockedCalendarBridge } from './support/clocked-calendar-bridge.ts';
 import { meetingEvent } from './support/google-setup.ts';
 import { TEST_SERVICE_ACCOUNT, testKeyPair } from './support/service-account-key.ts';
@@ -221,18 +221,8 @@ describe('calendar webhooks end to end', () => {
       organizer: { email: ANA },
       attendees: [{ email: 'hank.buyer@globex.test' }],
     });
-    const timestamp = Math.floor(Date.now() / 1000);
 
-    const response = await fetch(`${bridge.url}/calendar/events`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': 'msg_1',
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signStandardWebhook(WEBHOOK_SECRET, 'msg_1', timestamp, raw),
-      },
-      body: raw,
-    });
+    const response = await postCalendarEvent(bridge.url, raw, { id: 'msg_1' });
     const [remap] = await w.momentum.waitFor(1);
 
     expect(response.status).toBe(202);

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { KEY } from '../admin/support/admin-app.ts';
+import { signedHeaders, WEBHOOK_SECRET } from '../calendar/support/signed-events.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { readFault } from '../salesforce/support/soap-reply-reader.ts';
 import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
@@ -14,7 +14,7 @@ import { ENGINES } from '../support/real-store.ts';
  * a request grows with what the request carried.
  */
 
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const SECRET = WEBHOOK_SECRET;
 const ORG_15 = '00D8d0000001XyZ';
 /** The most any log line about one request may take, whatever it carried (100 kB values below). */
 const LINE_MAX = 2048;
@@ -161,14 +161,11 @@ for (const { engine, skip, title } of ENGINES) {
     });
 
     const sendEvent = (id: string, header: 'webhook' | 'svix' = 'webhook') => {
-      const timestamp = Math.floor(Date.now() / 1000);
       const body = '{"version":1}';
       return request(h.app)
         .post('/calendar/events')
         .set('Content-Type', 'application/json')
-        .set(`${header}-id`, id)
-        .set(`${header}-timestamp`, String(timestamp))
-        .set(`${header}-signature`, signStandardWebhook(SECRET, id, timestamp, body))
+        .set(signedHeaders(body, { id, prefix: header }))
         .send(body);
     };
 

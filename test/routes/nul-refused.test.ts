@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
+import { signedHeaders, TEAMS_MEETING, WEBHOOK_SECRET } from '../calendar/support/signed-events.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { readFault } from '../salesforce/support/soap-reply-reader.ts';
 import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
@@ -17,7 +17,7 @@ import { ENGINES } from '../support/real-store.ts';
  * message holding one would be stored on SQLite only, or leave a job failing on every retry.
  */
 
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const SECRET = WEBHOOK_SECRET;
 const ORG_15 = '00D8d0000001XyZ';
 const NOTHING = { messages: 0, events: 0, jobs: 0, calendars: 0 };
 
@@ -85,28 +85,15 @@ for (const { engine, skip, title } of ENGINES) {
   });
 
   describe.skipIf(skip)(`POST /calendar/events ${title}`, () => {
-    const event = {
-      version: 1,
-      id: 'AAMkAGI2TG93AAA=',
-      sourceType: 'MS_TEAMS',
-      title: 'Globex pricing review',
-      start: '2026-03-02T16:00:00Z',
-      end: '2026-03-02T16:30:00Z',
-      organizer: { email: 'ana.rep@example.com', name: 'Ana Rep' },
-      attendees: [{ email: 'hank.buyer@globex.test', name: 'Hank Buyer' }],
-    };
+    const event = TEAMS_MEETING;
     let sent = 0;
     /** Signs and posts the body exactly as given (JSON text, so `\u0000` arrives as the six characters of its escape). */
     const send = (h: EngineApp, raw: string) => {
-      const id = `msg_${++sent}`;
-      const timestamp = Math.floor(Date.now() / 1000);
       return (
         request(h.app)
           .post('/calendar/events')
           .set('Content-Type', 'application/json')
-          .set('webhook-id', id)
-          .set('webhook-timestamp', String(timestamp))
-          .set('webhook-signature', signStandardWebhook(SECRET, id, timestamp, raw))
+          .set(signedHeaders(raw, { id: `msg_${++sent}` }))
           // A string goes out as its UTF-8 bytes, exactly those signed (a Buffer would be serialised as JSON).
           .send(raw)
       );

@@ -1,4 +1,5 @@
 import { sampleValue } from '../../metrics/support/prom-text.ts';
+import { postOutboundMessage } from '../../salesforce/support/post-outbound-message.ts';
 import type { TestDatabase } from '../../support/real-store.ts';
 import { startTestBridge, type TestBridge } from '../../support/test-bridge.ts';
 
@@ -52,12 +53,8 @@ export const remapOf = (meetingId: string) => ({
 });
 
 /** Posts an Outbound Message as Salesforce does; resolves once it is acknowledged (stored), else throws. */
-export async function postOutboundMessage(url: string, xml: string): Promise<void> {
-  const response = await fetch(`${url}/salesforce/outbound-message`, {
-    method: 'POST',
-    headers: { 'content-type': 'text/xml; charset=UTF-8', soapaction: '""' },
-    body: xml,
-  });
+export async function postAcknowledged(url: string, xml: string): Promise<void> {
+  const response = await postOutboundMessage(url, xml);
   const text = await response.text();
   if (response.status !== 200 || !text.includes('<Ack>true</Ack>'))
     throw new Error(`the Outbound Message was not acknowledged: ${response.status} ${text.slice(0, 300)}`);

@@ -1,11 +1,10 @@
+import { WEBHOOK_SECRET } from '../../calendar/support/signed-events.ts';
 import type { FakeGoogle } from '../../fakes/fake-google.ts';
 import type { FakeMomentum } from '../../fakes/fake-momentum.ts';
 import { freeLoopbackPort } from '../../support/listen-on-loopback.ts';
 import type { TestDatabase } from '../../support/real-store.ts';
 import { startTestBridge, type TestBridge } from '../../support/test-bridge.ts';
 import { testServiceAccountKey } from './service-account-key.ts';
-
-export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 /** Google watching `calendars` at the fake Google, signed calendar events, remaps to the fake Momentum. */
 export function calendarSettings(google: FakeGoogle, momentum: FakeMomentum, calendars: readonly string[]): Record<string, string> {

@@ -12,11 +12,11 @@ import { createMomentumClient } from '../../../src/momentum/client.ts';
 import { createRemapHandler } from '../../../src/momentum/delivery-handlers.ts';
 import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
 import type { Store } from '../../../src/store/types.ts';
+import { WEBHOOK_SECRET } from '../../calendar/support/signed-events.ts';
 import type { FakeGoogle } from '../../fakes/fake-google.ts';
 import type { FakeMomentum } from '../../fakes/fake-momentum.ts';
 import { listenRouters } from '../../support/app-harness.ts';
 import { captureLogs } from '../../support/log-capture.ts';
-import { WEBHOOK_SECRET } from './calendar-bridge.ts';
 import { testServiceAccountKey } from './service-account-key.ts';
 import { sqliteRunner } from './sql-runners.ts';
 

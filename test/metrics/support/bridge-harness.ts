@@ -1,4 +1,5 @@
 import { createFakeMomentum, type FakeMomentum } from '../../fakes/fake-momentum.ts';
+import { postOutboundMessage } from '../../salesforce/support/post-outbound-message.ts';
 import type { LogCapture } from '../../support/log-capture.ts';
 import { startTestBridge, type TestBridge } from '../../support/test-bridge.ts';
 import { waitFor } from '../../support/wait-for.ts';
@@ -50,12 +51,7 @@ export async function startBridgeHarness(env: Record<string, string> = {}): Prom
     momentum,
     logs: bridge.logs,
     file: bridge.file!,
-    postSalesforce: (xml, headers = {}) =>
-      fetch(`${bridge.url}/salesforce/outbound-message`, {
-        method: 'POST',
-        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""', ...headers },
-        body: xml,
-      }),
+    postSalesforce: (xml, headers = {}) => postOutboundMessage(bridge.url, xml, headers),
     scrape,
     async scrapeUntil(ready, what) {
       let text = '';
