@@ -1,9 +1,10 @@
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { openStore } from '../../src/store/open-store.ts';
 import type { Job, Store } from '../../src/store/types.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { TEST_DATABASE_URL, type TestDatabase, testDatabase } from '../support/real-store.ts';
 import type { TestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -14,10 +15,7 @@ import { deadRemaps } from './support/seed.ts';
 /** As many dead deliveries as the report that two runs sent twice: more than one batch of a bulk run. */
 const DELIVERIES = 700;
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 // Fewer requests in flight than ADMIN_AUTH_FAILURE_LIMIT's default 20: the limiter counts a request
 // when it arrives and forgives it only once it answered, so a larger burst from one address gets 429.

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { postCalendarEvent } from '../calendar/support/signed-events.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
@@ -6,6 +6,7 @@ import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts'
 import { startCalendarBridge } from '../google/support/calendar-bridge.ts';
 import { meetingEvent } from '../google/support/google-setup.ts';
 import { TEST_SERVICE_ACCOUNT, testKeyPair } from '../google/support/service-account-key.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { type TestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -17,10 +18,7 @@ import { waitFor } from '../support/wait-for.ts';
 const ANA = 'ana.rep@example.com';
 const OPPORTUNITY = '0068d0000101XyZAAU';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function bridgeWith(google: FakeGoogle, momentum: FakeMomentum): Promise<TestBridge> {
   const bridge = await startCalendarBridge({ google, momentum, calendars: [ANA] });

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { RunningBridge } from '../../src/bridge.ts';
 import { watchSqliteConnectionsForTests } from '../../src/store/sqlite/store.ts';
@@ -10,6 +10,7 @@ import { postCalendarEvent as postSigned, WEBHOOK_SECRET } from '../calendar/sup
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { storedCounts, storedJobs } from '../support/stored-rows.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { startSalesforceBridge } from './support/salesforce-bridge.ts';
@@ -25,10 +26,7 @@ import { startSalesforceBridge } from './support/salesforce-bridge.ts';
 const OPPORTUNITY = '0068d0000101XyZAAU';
 const TERMINAL = new Set(['succeeded', 'dead', 'superseded', 'skipped', 'cancelled']);
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 interface DiskFullBridge {
   bridge: RunningBridge;

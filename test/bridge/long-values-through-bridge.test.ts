@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
 import { startSalesforceBridge } from './support/salesforce-bridge.ts';
 
@@ -12,10 +13,7 @@ import { startSalesforceBridge } from './support/salesforce-bridge.ts';
  * characters), so such a meeting maps and forwards on both engines instead of looping.
  */
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 const engines = [['SQLite', 'sqlite'], ...(TEST_DATABASE_URL ? [['PostgreSQL', 'postgres'] as const] : [])] as const;
 

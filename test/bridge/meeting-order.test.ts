@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { normalizeSalesforceId } from '../../src/mapping/salesforce-ids.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { startStrictMomentum, type StrictMomentum } from '../fakes/strict-momentum.ts';
 import { type NotificationSpec, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { adminGet, type PacedBridge, postAcknowledged, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
@@ -39,10 +40,7 @@ interface Delivery {
   lastError: string | null;
 }
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function strictMomentum(): Promise<StrictMomentum> {
   // A generous limit: pacing is not under test here, only what is sent and in which order.

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
 import { buildLoad, notificationOfRemap } from '../reliability/support/salesforce-load.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -22,10 +23,7 @@ const LIMIT = { requests: 20, windowMs: 3_000 };
 const MIN_FILL_PCT = 95;
 const MEETINGS = 70; // 3.5 windows
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 describe.skipIf(!TEST_DATABASE_URL)(
   `pacing across bridges on one PostgreSQL schema${TEST_DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
 import { meetingOf, postRemaps, startPacedBridge, timesSent } from './support/paced-bridges.ts';
@@ -16,10 +17,7 @@ import { meetingOf, postRemaps, startPacedBridge, timesSent } from './support/pa
 const LIMIT = { requests: 20, windowMs: 3_000 };
 const HALF = LIMIT.requests / 2;
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
 import { testDatabase } from '../support/real-store.ts';
 import { claimsOf, postRemaps, startPacedBridge, timesSent } from './support/paced-bridges.ts';
@@ -16,10 +17,7 @@ const LIMIT = { requests: 20, windowMs: 3_000 };
 const MIN_FILL_PCT = 95;
 const MEETINGS = 70; // 3.5 windows
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function arrange() {
   const database = testDatabase('sqlite', 'pacing-sqlite');

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { MOMENTUM_KEY, startSalesforceBridge } from './support/salesforce-bridge.ts';
 
 /*
@@ -16,10 +17,7 @@ import { MOMENTUM_KEY, startSalesforceBridge } from './support/salesforce-bridge
 const OWNER = '0058d0000101XyZAAU';
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/salesforce/${name}`, import.meta.url), 'utf8');
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function momentumFake(): Promise<FakeMomentum> {
   const momentum = await startFakeMomentum();

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { calendarEventsRouter } from '../../routes/calendar-events.ts';
 import { listenRouters } from '../support/app-harness.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { openRealStore } from '../support/real-store.ts';
 import { storedCounts, storedEvents, storedJobs } from '../support/stored-rows.ts';
@@ -13,10 +14,7 @@ const MAX_BODY = 4096;
 
 const body = { ...TEAMS_MEETING, description: 'Follow-up', salesforce: { opportunityId: '0065w000023STAm' } };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function harness(secrets = [SECRET, ROTATED]) {
   const { store, file, close: cleanup } = await openRealStore();

@@ -1,10 +1,11 @@
 import type { RequestHandler } from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { googleCalendarAdminRouter } from '../../routes/google-calendar.ts';
 import { AppError } from '../../src/core/errors.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
 import { listenRouters } from '../support/app-harness.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { googleSetup } from './support/google-setup.ts';
 
@@ -13,10 +14,7 @@ const KEY = 'admin-key-0123456789';
 const authorize: RequestHandler = (req, _res, next) =>
   next(req.get('authorization') === `Bearer ${KEY}` ? undefined : new AppError('unauthorized', 'admin API key required', { status: 401 }));
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function harness() {
   const g = await googleSetup();

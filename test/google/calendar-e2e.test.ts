@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import { sfId } from '../calendar/support/directory-setup.ts';
@@ -6,6 +6,7 @@ import { postCalendarEvent } from '../calendar/support/signed-events.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { startFakeSalesforceRecords } from '../fakes/fake-salesforce-records.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import type { RealStore } from '../support/real-store.ts';
 import { openRealStore } from '../support/real-store.ts';
 import { storedJobs } from '../support/stored-rows.ts';
@@ -28,10 +29,7 @@ interface World {
   bridges: Array<{ url: string; stop(): Promise<void> }>;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function world(): Promise<World> {
   const database = await openRealStore('sqlite', 'calendar-e2e');

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { googleCalendarRouter } from '../../routes/google-calendar.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
 import { listenRouters } from '../support/app-harness.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { openRealStore } from '../support/real-store.ts';
 import { storedCounts, storedJobs } from '../support/stored-rows.ts';
@@ -13,10 +14,7 @@ import { googleSetup } from './support/google-setup.ts';
 const ANA = 'ana.rep@example.com';
 const sample = JSON.parse(readFileSync(new URL('../fixtures/google/push-exists.json', import.meta.url), 'utf8')) as { headers: Record<string, string> };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** The route on a real port, a real store, and a live channel created through the fake Google. */
 async function harness() {

@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createCalendarSyncHandler } from '../../src/google/sync-handler.ts';
 import { calendarSyncJob } from '../../src/google/sync-jobs.ts';
 import type { JobContext } from '../../src/jobs/types.ts';
 import type { Job, Store } from '../../src/store/types.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { openRealStore } from '../support/real-store.ts';
 import { storedCounts, storedEvents, storedJobs } from '../support/stored-rows.ts';
@@ -20,10 +21,7 @@ interface Harness {
   now: number;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function harness(): Promise<Harness> {
   const g = await googleSetup({ pageSize: 2 });

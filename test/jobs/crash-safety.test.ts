@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { testDatabase } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -15,10 +16,7 @@ import { createPostHandler } from './support/post-handler.ts';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 const LEASE_MS = 600;
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 describe('worker crash safety', () => {
   it('when the worker process is killed with SIGKILL mid-delivery, then a new worker on the same file delivers every job', async () => {

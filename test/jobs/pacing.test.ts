@@ -1,19 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createPacer } from '../../src/jobs/pacer.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { busiestWindow } from '../../src/store/rate-log.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { openRealStore } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 const LIMIT = { requests: 5, windowMs: 1_500 };
 const KEY = 'momentum:key-1';

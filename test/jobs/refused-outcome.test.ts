@@ -1,17 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import type { Store } from '../../src/store/types.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { type Engine, openRealStore, TEST_DATABASE_URL } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** The store of `engine`; the store itself is closed by runPoison's cleanup, its database dropped after it. */
 const storeOn = (engine: Engine) => async (): Promise<Store> => {

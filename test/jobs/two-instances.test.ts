@@ -1,22 +1,20 @@
 import pg from 'pg';
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { startRecordingServer } from '../fakes/recording-server.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
 
 const JOBS = 2_000;
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 describe.skipIf(!TEST_DATABASE_URL)(`two workers on one PostgreSQL schema${TEST_DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`, () => {
   it(`when two store instances drain ${JOBS} jobs together, then every job succeeds and none is sent twice`, async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
@@ -6,15 +6,13 @@ import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker, type Worker, type WorkerOptions } from '../../src/jobs/worker.ts';
 import type { Store } from '../../src/store/types.ts';
 import { type Responder, startRecordingServer } from '../fakes/recording-server.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { openRealStore } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** A store, a recorder and a worker whose `post` kind POSTs to the recorder; the worker is not started. */
 async function setup(options: { responder?: Responder; handlers?: Record<string, JobHandler>; worker?: Partial<WorkerOptions> } = {}) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { runJob } from '../../src/jobs/run-job.ts';
@@ -13,6 +13,7 @@ import { outboundMessageReceiver } from '../../src/salesforce/outbound-message-r
 import { createSalesforceEventMapper } from '../../src/salesforce/salesforce-event-mapper.ts';
 import type { Job, Store } from '../../src/store/types.ts';
 import { type FakeSalesforce, startFakeSalesforce } from '../fakes/fake-salesforce.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { openRealStore } from '../support/real-store.ts';
 
@@ -22,10 +23,7 @@ const HOUR = 3_600_000;
 const rules = builtInRules({ triggerSummary: false, triggerAiSignals: false });
 const fixture = (name: string) => readFileSync(`test/fixtures/salesforce/${name}`, 'utf8');
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function sqliteStore(): Promise<Store> {
   const { store, close } = await openRealStore('sqlite', 'map-event');

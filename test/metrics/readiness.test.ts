@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import pg from 'pg';
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createApp } from '../../src/app.ts';
 import { type RunningBridge, startBridge } from '../../src/bridge.ts';
@@ -12,14 +12,12 @@ import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker, type Worker } from '../../src/jobs/worker.ts';
 import type { Store } from '../../src/store/types.ts';
 import { eventNotification, notificationId, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { openRealStore } from '../support/real-store.ts';
 import { sampleValue } from './support/prom-text.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** A real SQLite store whose ping rejects while `down()` says so (the database file unreachable). */
 async function storeWithOutage(down: () => boolean): Promise<Store> {
