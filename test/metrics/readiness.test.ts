@@ -14,7 +14,7 @@ import type { Store } from '../../src/store/types.ts';
 import { eventNotification, notificationId, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import { openRealStore } from '../support/real-store.ts';
+import { asPostgresAdmin, openRealStore } from '../support/real-store.ts';
 import { sampleValue } from './support/prom-text.ts';
 
 const cleanups = cleanupAfterEach();
@@ -91,15 +91,7 @@ describe('GET /readyz', () => {
 
 const url = process.env.TEST_DATABASE_URL;
 
-async function admin(sql: string): Promise<pg.QueryResultRow[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const admin = (sql: string): Promise<pg.QueryResultRow[]> => asPostgresAdmin(async (client) => (await client.query(sql)).rows);
 
 describe.skipIf(!url)(`GET /readyz on PostgreSQL${url ? '' : ' (skipped: TEST_DATABASE_URL not set)'}`, () => {
   it("when the bridge's connections are terminated and new ones refused, then /readyz and inbound fail (never a false ack), and both recover by themselves", async () => {

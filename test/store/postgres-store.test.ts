@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import winston from 'winston';
 
@@ -8,6 +7,7 @@ import { openStore } from '../../src/store/open-store.ts';
 import { openPostgresStore } from '../../src/store/postgres/store.ts';
 import { SQL } from '../../src/store/sql.ts';
 import type { Job, Store } from '../../src/store/types.ts';
+import { asPostgresAdmin } from '../support/real-store.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { registerStoreConformance } from './conformance.ts';
 import { job, T0 } from './conformance-fixture.ts';
@@ -19,15 +19,7 @@ const prefix = `store_test_${randomBytes(4).toString('hex')}`;
 let schemas = 0;
 const newSchema = () => `${prefix}_${++schemas}`;
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const admin = asPostgresAdmin;
 const dropSchema = (schema: string) => admin((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 
 /** How long a wake-up, a reconnect or a backend exit may take before the test fails. */

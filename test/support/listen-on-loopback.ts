@@ -36,3 +36,33 @@ export async function freeLoopbackPort(): Promise<number> {
   await close();
   return port;
 }
+
+export interface RestartableServer {
+  /** Listens on a free loopback port (a new one at each start) and resolves the base URL. */
+  start(): Promise<string>;
+  /** The base URL of the last start ('' before the first). */
+  readonly url: string;
+  /** Closes it now if it is open; start() may follow (an outage, then a recovery). */
+  close(): Promise<void>;
+}
+
+/** A fake's server that the test can stop and start again; every start serves `listener` on a fresh http server. */
+export function restartableServer(listener: RequestListener): RestartableServer {
+  let open: LoopbackServer | undefined;
+  let url = '';
+  return {
+    async start() {
+      open = await listenOnLoopback(listener);
+      url = open.url;
+      return url;
+    },
+    get url() {
+      return url;
+    },
+    async close() {
+      const closing = open;
+      open = undefined;
+      await closing?.close();
+    },
+  };
+}

@@ -69,17 +69,18 @@ export function testDatabase(engine: Engine = 'sqlite', prefix = 'test'): TestDa
     url: databaseUrlWithSchema(TEST_DATABASE_URL, schema),
     schema,
     counts: () =>
-      asAdmin(async (client) => {
+      asPostgresAdmin(async (client) => {
         const entries = [];
         for (const [name, table] of Object.entries(STORE_TABLES))
           entries.push([name, Number((await client.query(`SELECT COUNT(*) AS n FROM "${schema}"."${table}"`)).rows[0].n)]);
         return Object.fromEntries(entries) as StoredCounts;
       }),
-    drop: () => asAdmin((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined),
+    drop: () => asPostgresAdmin((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).then(() => undefined),
   };
 }
 
-async function asAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a PostgreSQL client of the test's own under TEST_DATABASE_URL, closed after it. */
+export async function asPostgresAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
