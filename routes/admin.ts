@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Router } from 'express';
 
 import { bulkReplay } from '../src/admin/bulk-replay.ts';
-import { addCalendar, listCalendars, removeCalendar } from '../src/admin/calendars.ts';
+import { addCalendar, type CalendarManagers, listCalendars, removeCalendar } from '../src/admin/calendars.ts';
 import { deliveryDetail, listDeliveries } from '../src/admin/deliveries.ts';
 import { inboundEventDetail, listInboundEvents, reprocessEvent } from '../src/admin/events.ts';
 import { enqueueManualImport, enqueueManualRemap } from '../src/admin/manual-deliveries.ts';
@@ -13,7 +13,6 @@ import type { AdminRouteSpec } from '../src/admin/route-spec.ts';
 import { ADMIN_ROUTE_LIST, ADMIN_ROUTES } from '../src/admin/routes.ts';
 import { adminStats, type RateBucket } from '../src/admin/stats.ts';
 import { jobSummary } from '../src/admin/views.ts';
-import type { CalendarManager } from '../src/calendar/calendar-manager.ts';
 import type { Config } from '../src/core/config.ts';
 import type { Logger } from '../src/core/logger.ts';
 import type { Store } from '../src/store/types.ts';
@@ -27,7 +26,7 @@ export interface AdminRouterDeps {
   /** The Momentum token bucket, for the stats; absent in apps without a delivery runtime. */
   momentumRate?: RateBucket;
   /** Watched calendars at run time; the /admin/calendars routes exist only when it is given. */
-  calendars?: CalendarManager;
+  calendars?: CalendarManagers;
 }
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
@@ -86,14 +85,14 @@ export function adminRouter(deps: AdminRouterDeps): Router {
   if (calendars !== undefined) {
     on(R.listCalendars, async () => ({ body: await listCalendars(calendars) }));
     on(R.addCalendar, async ({ body }) => {
-      const added = await addCalendar(calendars, body.calendarId);
+      const added = await addCalendar(calendars, body.calendarId, body.provider);
       // A refused watch still saved the calendar: that change is logged too, then the 502 answered.
-      if ('refused' in added) return { failure: added.refused, changed: { calendarId: body.calendarId, watchRefused: true } };
-      return { body: added.calendar, changed: { calendarId: body.calendarId } };
+      if ('refused' in added) return { failure: added.refused, changed: { calendarId: body.calendarId, provider: added.provider, watchRefused: true } };
+      return { body: added.calendar, changed: { calendarId: body.calendarId, provider: added.provider } };
     });
-    on(R.removeCalendar, async ({ params }) => {
-      await removeCalendar(calendars, params.calendarId);
-      return { changed: { calendarId: params.calendarId } };
+    on(R.removeCalendar, async ({ params, query }) => {
+      await removeCalendar(calendars, params.calendarId, query.provider);
+      return { changed: { calendarId: params.calendarId, ...(query.provider === undefined ? {} : { provider: query.provider }) } };
     });
   }
 

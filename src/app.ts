@@ -7,6 +7,7 @@ import { calendarEventsRouter } from '../routes/calendar-events.ts';
 import { googleCalendarRouter } from '../routes/google-calendar.ts';
 import { healthRouter } from '../routes/health.ts';
 import { metricsRouter } from '../routes/metrics.ts';
+import { microsoftCalendarRouter } from '../routes/microsoft-calendar.ts';
 import { salesforceRouter } from '../routes/salesforce.ts';
 import type { RateBucket } from './admin/stats.ts';
 import type { Config } from './core/config.ts';
@@ -22,6 +23,8 @@ import { inboundRateLimit } from './http/rate-limits.ts';
 import type { ReadinessCheck } from './http/readiness-checks.ts';
 import { requestId } from './http/request-id.ts';
 import type { PrometheusMetrics } from './metrics/prometheus-metrics.ts';
+import { microsoftCalendarManager } from './microsoft/calendar-manager.ts';
+import type { SubscriptionManager } from './microsoft/subscriptions.ts';
 import type { Store } from './store/types.ts';
 
 export interface AppDeps {
@@ -34,6 +37,8 @@ export interface AppDeps {
   metrics?: PrometheusMetrics;
   /** Google Calendar channel manager; the admin API serves /admin/calendars through it only when it is given. */
   googleManager?: ChannelManager;
+  /** Microsoft 365 subscription manager: the Graph notification routes accept items and /admin/calendars lists mailboxes only when it is given. */
+  microsoftManager?: SubscriptionManager;
   /** The Momentum token bucket (rate limiter and key), shown by GET /admin/stats. */
   momentumRate?: RateBucket;
 }
@@ -66,6 +71,15 @@ export function createApp(deps: AppDeps): express.Express {
     const inboundMetrics = deps.metrics ? { metrics: deps.metrics.metrics } : {};
     app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
     app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger, ...inboundMetrics }));
+    app.use(
+      microsoftCalendarRouter({
+        subscriptions: deps.microsoftManager ? deps.store.subscriptions : undefined,
+        store: deps.store,
+        logger: deps.logger,
+        maxBody: deps.config.CALENDAR_MAX_BODY,
+        ...inboundMetrics,
+      }),
+    );
   }
   // The console's static files need no key (they hold no data) and keep their own caching; every
   // /admin API answer after them is never cached and every /admin API call needs a key.
@@ -74,7 +88,14 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.store) {
     const optional = {
       ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}),
-      ...(deps.googleManager ? { calendars: googleCalendarManager(deps.googleManager) } : {}),
+      ...(deps.googleManager || deps.microsoftManager
+        ? {
+            calendars: {
+              ...(deps.googleManager ? { google: googleCalendarManager(deps.googleManager) } : {}),
+              ...(deps.microsoftManager ? { microsoft: microsoftCalendarManager(deps.microsoftManager) } : {}),
+            },
+          }
+        : {}),
     };
     app.use(adminRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...optional }));
   }

@@ -80,6 +80,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     metrics: telemetry,
     readiness: bridgeReadiness(store, worker),
     ...(runtime.google ? { googleManager: runtime.google.manager } : {}),
+    ...(runtime.microsoft ? { microsoftManager: runtime.microsoft.manager } : {}),
     momentumRate: { pacer: runtime.pacer, key: MOMENTUM_RATE_KEY },
   });
   worker.start();
@@ -91,6 +92,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   const url = `http://${host}:${port}`;
   // After listen: Google posts a `sync` notification to PUBLIC_BASE_URL as soon as a channel is made.
   await runtime.google?.start();
+  // After listen too: Graph validates the notification URLs while a subscription is created.
+  await runtime.microsoft?.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

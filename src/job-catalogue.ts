@@ -1,5 +1,6 @@
 import { calendarSyncKind } from './google/sync-jobs.ts';
 import { mapEventKind } from './mapping/map-event-job.ts';
+import { lifecycleKind, mailboxSyncKind } from './microsoft/jobs.ts';
 import { importKind, remapKind } from './momentum/delivery-jobs.ts';
 
 /**
@@ -13,7 +14,9 @@ import { importKind, remapKind } from './momentum/delivery-jobs.ts';
  * | remap         | map-event, admin manual remap, replay     | POST /v1/meeting/remap (paced)              |
  * | import        | admin manual import, replay               | POST /user-provided-meeting (paced)         |
  * | calendar-sync | Google push, backstop, admin              | pulls a Google calendar's changes           |
+ * | microsoft-sync | Graph notification, lifecycle, backstop  | pulls a mailbox's calendar changes (delta)  |
+ * | microsoft-lifecycle | Graph lifecycle notification        | renews, recreates or resyncs a subscription |
  */
-export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind] as const;
+export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind, mailboxSyncKind, lifecycleKind] as const;
 
 export const JOB_KIND_NAMES: readonly string[] = JOB_CATALOGUE.map((kind) => kind.name);

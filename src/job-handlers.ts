@@ -9,7 +9,8 @@ import { loadRules } from './mapping/load-rules.ts';
 import { createMapEventHandler } from './mapping/map-event-handler.ts';
 import { mapEventKind } from './mapping/map-event-job.ts';
 import type { MappingRules } from './mapping/rules-schema.ts';
-import type { MappingMetrics } from './metrics/bridge-metrics.ts';
+import type { CalendarWatchMetrics, MappingMetrics } from './metrics/bridge-metrics.ts';
+import { createMicrosoftRuntime, type MicrosoftRuntime } from './microsoft/microsoft-runtime.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
 import { importKind, MOMENTUM_RATE_KEY, remapKind } from './momentum/delivery-jobs.ts';
@@ -27,17 +28,26 @@ export interface JobHandlers {
   sandbox: SandboxReceiver | undefined;
   /** Google Calendar watching, when a service account is configured. */
   google: GoogleRuntime | undefined;
+  /** Microsoft 365 calendar watching, when an app registration is configured. */
+  microsoft: MicrosoftRuntime | undefined;
   close(): Promise<void>;
 }
 
 /**
  * Every job handler, registered by kind, with what they need: mapping rules, CRM lookups, the
- * Momentum client (or the sandbox receiver standing in for it), the pacer, Google watching.
+ * Momentum client (or the sandbox receiver standing in for it), the pacer, Google and Microsoft 365 watching.
  */
-export async function createJobHandlers(config: Config, store: Store, logger: Logger, metrics?: MappingMetrics): Promise<JobHandlers> {
+export async function createJobHandlers(config: Config, store: Store, logger: Logger, metrics?: MappingMetrics & CalendarWatchMetrics): Promise<JobHandlers> {
   const rules = loadRules(config);
   const directories = createCrmDirectories(config, logger);
   const google = createGoogleRuntime(config, { store, channels: store.channels, logger });
+  const microsoft = createMicrosoftRuntime(config, {
+    store,
+    subscriptions: store.subscriptions,
+    leases: store.channels,
+    logger,
+    ...(metrics ? { metrics } : {}),
+  });
   const sandbox = config.MOMENTUM_API_KEY === undefined && config.NODE_ENV !== 'production' ? await startSandboxReceiver(logger) : undefined;
   if (sandbox) {
     logger.warn('SANDBOX MODE: MOMENTUM_API_KEY is not set, so remaps go to a built-in local receiver and are only logged', {
@@ -62,7 +72,7 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     ...calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: directories.attendees }),
   };
   registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, ...(metrics ? { metrics } : {}) }));
-  for (const [kind, handler] of Object.entries(google?.handlers ?? {})) registry.register(kind, handler);
+  for (const [kind, handler] of Object.entries({ ...google?.handlers, ...microsoft?.handlers })) registry.register(kind, handler);
   return {
     registry,
     pacer,
@@ -70,8 +80,10 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     client,
     sandbox,
     google,
+    microsoft,
     close: async () => {
       await google?.close();
+      await microsoft?.close();
       await client.close();
       await sandbox?.close();
     },

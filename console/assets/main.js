@@ -1,5 +1,6 @@
 import { createApi } from './api.js';
 import { createBulkReplay } from './bulk.js';
+import { createCalendars } from './calendars.js';
 import { createDeliveries } from './deliveries.js';
 import { createDeliveryDetail } from './delivery-detail.js';
 import { byId, showStatus } from './dom.js';
@@ -41,13 +42,16 @@ const detail = createDeliveryDetail({ api, onChanged: refreshAll, openEvent: (id
 const deliveries = createDeliveries({ api, detail });
 const events = createEvents({ api, openDelivery: (id) => (selectTab('deliveries'), void detail.show(id)) });
 createBulkReplay({ api, onChanged: refreshAll });
+const calendars = createCalendars({ api });
 
 function selectTab(name) {
   for (const tab of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button.tab')))
     tab.setAttribute('aria-pressed', String(tab.dataset.tab === name));
   byId('deliveries-view').hidden = name !== 'deliveries';
   byId('events-view').hidden = name !== 'events';
+  byId('calendars-view').hidden = name !== 'calendars';
   if (name === 'events') void events.load();
+  if (name === 'calendars') void calendars.load();
 }
 for (const tab of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button.tab')))
   tab.addEventListener('click', () => selectTab(tab.dataset.tab));

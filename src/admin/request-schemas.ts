@@ -139,8 +139,14 @@ const calendarId = z
   .transform((value) => value.toLowerCase())
   .meta({ description: "The calendar owner's email address (kept in lower case)" });
 
-export const calendarBodySchema = z.strictObject({ calendarId });
+const provider = z
+  .enum(['google', 'microsoft'], { error: 'provider must be "google" or "microsoft"' })
+  .optional()
+  .meta({ description: 'Which calendars: google or microsoft (default: the only one configured, else google)' });
+
+export const calendarBodySchema = z.strictObject({ calendarId, provider });
 export const calendarParamsSchema = z.strictObject({ calendarId });
+export const calendarRemoveQuerySchema = z.strictObject({ provider });
 
 export type DeliveryListQuery = z.output<typeof deliveryListQuerySchema>;
 export type EventListQueryInput = z.output<typeof eventListQuerySchema>;

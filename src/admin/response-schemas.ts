@@ -105,11 +105,17 @@ export const statsSchema = z.object({
 });
 
 export const watchedCalendarSchema = z.object({
-  calendarId: z.string(),
+  provider: z.enum(['google', 'microsoft']),
+  calendarId: z.string().meta({ description: "The calendar owner's email (Google) or the mailbox (Microsoft)" }),
   watching: z.boolean(),
-  addedBy: z.string().meta({ description: 'config (GOOGLE_CALENDAR_IDS) or admin (added through this API)' }),
-  hasSyncToken: z.boolean().meta({ description: 'A completed sync left a token: the next sync is incremental' }),
-  channel: z.object({ id: z.string(), expiration: time, createdAt: time }).nullable().meta({ description: 'The live push channel; null while none is open' }),
+  addedBy: z.string().meta({ description: 'config (GOOGLE_CALENDAR_IDS, MICROSOFT_CALENDAR_USERS) or admin (added through this API)' }),
+  hasSyncToken: z.boolean().meta({ description: 'A completed sync left a sync token or delta link: the next sync is incremental' }),
+  channel: z
+    .object({ id: z.string(), expiration: time, createdAt: time.meta({ description: 'When it was opened or last renewed' }) })
+    .nullable()
+    .meta({ description: 'The live push channel (Google) or Graph subscription (Microsoft); null while none is open' }),
+  lastSyncAt: time.nullable().meta({ description: 'When the last sync completed (Microsoft); null when unknown' }),
+  lastError: z.string().nullable().meta({ description: 'Why the last sync or subscription attempt failed; null once one succeeds' }),
 });
 export const calendarListSchema = z.object({ calendars: z.array(watchedCalendarSchema) });
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * One meeting as the bridge stores it (the inbound event's parsedPayload), whichever calendar it
- * came from: Google push + sync (`origin: google`) or the signed generic route (`origin: calendar`).
+ * came from: Google push + sync (`origin: google`), Microsoft Graph notifications + delta sync
+ * (`origin: microsoft`) or the signed generic route (`origin: calendar`).
  * The mapper reads only this, so "reprocess with today's rules" works on what was stored.
  */
 
@@ -24,11 +25,17 @@ export const explicitIdsSchema = z.object({
 
 export const calendarEventSchema = z.object({
   version: z.literal(1),
-  origin: z.enum(['google', 'calendar']),
-  /** Momentum's source.type: GOOGLE_CALENDAR for Google, the declared type on the generic route. */
-  sourceType: z.string(),
+  origin: z.enum(['google', 'calendar', 'microsoft']),
+  /**
+   * Momentum's source.type: GOOGLE_CALENDAR for Google, the declared type on the generic route.
+   * Absent for Microsoft: whether its remaps name a source is the mapping rules' choice at
+   * mapping time (calendar.microsoftSourceType).
+   */
+  sourceType: z.string().optional(),
   eventId: z.string(),
-  /** The watched calendar (Google) — its owner is an internal user. */
+  /** The iCalendar UID (Microsoft `iCalUId`): the meeting's id across calendars. */
+  iCalUId: z.string().optional(),
+  /** The watched calendar (Google) or mailbox (Microsoft) — its owner is an internal user. */
   calendarId: z.string().optional(),
   title: z.string().optional(),
   description: z.string().optional(),

@@ -4,15 +4,24 @@
  * adapts its own watching to it. Times are epoch milliseconds.
  */
 
+export const CALENDAR_PROVIDERS = ['google', 'microsoft'] as const;
+export type CalendarProvider = (typeof CALENDAR_PROVIDERS)[number];
+
 export interface CalendarWatch {
+  provider: CalendarProvider;
+  /** The calendar owner's email (Google) or the mailbox's UPN/email (Microsoft). */
   calendarId: string;
   watching: boolean;
   /** `config` (from the settings) or `admin` (added at run time). */
   addedBy: string;
-  /** Whether a completed sync left a token for incremental syncs. */
+  /** Whether a completed sync left a token (Google) or delta link (Microsoft) for incremental syncs. */
   hasSyncToken: boolean;
-  /** The live push channel; null while none is open. */
+  /** The live push channel (Google) or subscription (Microsoft); null while none is open. */
   channel: { id: string; expiration: number; createdAt: number } | null;
+  /** When the last sync completed, where the provider records it. */
+  lastSyncAt: number | null;
+  /** Why the last sync or watch attempt failed; null once one succeeds. */
+  lastError: string | null;
 }
 
 export type AddCalendarOutcome =

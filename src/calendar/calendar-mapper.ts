@@ -28,6 +28,18 @@ function hostEmail(event: CalendarEvent): string | undefined {
 }
 
 /**
+ * The meeting's source for Momentum: the calendar's own type and event id. A Microsoft event names
+ * one only when the rules give its type, and then by its iCalUId (the id Outlook shares across
+ * attendees' copies); otherwise its remap identifies the meeting by title, start and host.
+ */
+function remapSource(event: CalendarEvent, rules: CalendarRules): { type: string; id: string } | undefined {
+  if (event.origin === 'microsoft') {
+    return rules.microsoftSourceType !== undefined && event.iCalUId !== undefined ? { type: rules.microsoftSourceType, id: event.iCalUId } : undefined;
+  }
+  return event.sourceType === undefined ? undefined : { type: event.sourceType, id: event.eventId };
+}
+
+/**
  * One stored calendar event → a remap of `{source: {type, id}}` with the matched records, or
  * `skipped: no CRM match` with what was tried. Throws SalesforceLookupError (retry) from lookups.
  */
@@ -41,8 +53,9 @@ export async function mapCalendarEvent(event: CalendarEvent, deps: CalendarMappe
   if (match.kind === 'none') return skipped(`no CRM match; tried ${match.tried.join('; ')}`);
 
   const host = hostEmail(event);
+  const source = remapSource(event, deps.rules);
   const request: RemapRequest = {
-    source: { type: event.sourceType, id: event.eventId },
+    ...(source === undefined ? {} : { source }),
     salesforceRecords: match.records,
     meetingDetails: {
       ...(event.title && /\S/.test(event.title) ? { title: event.title } : {}),

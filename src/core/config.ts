@@ -220,13 +220,53 @@ export const configSchema = z.object({
     z.email("each calendar id must be its owner's email address").transform((value) => value.toLowerCase()),
   ),
   PUBLIC_BASE_URL: optionalUrl({
-    description: 'Public HTTPS base URL of this bridge; Google push notifications are sent to it (required when calendars are watched)',
+    description: 'Public HTTPS base URL of this bridge; Google and Microsoft send notifications to it (required when calendars are watched)',
     example: 'https://bridge.example.com',
   }),
   GOOGLE_CHANNEL_TTL: duration('7d', { description: 'Requested lifetime of a Google push channel; renewed at 80 % of its life', example: '7d' }),
   GOOGLE_FULL_SYNC_DAYS: int(30, 0, 3650, { description: 'Full sync window: days back from now (first sync, or after 410 Gone)', example: '30' }),
   GOOGLE_FULL_SYNC_DAYS_AHEAD: int(90, 0, 3650, { description: 'Full sync window: days ahead of now', example: '90' }),
   GOOGLE_BACKSTOP_SYNC: duration('15m', { description: 'Periodic incremental sync of every channel, to catch dropped notifications', example: '15m' }),
+  // Microsoft 365 calendars: Graph change notifications, delta sync, subscription upkeep (docs/protocols.md §7).
+  MICROSOFT_TENANT_ID: optionalText({
+    description: 'Azure AD (Entra ID) tenant id of the app registration; set with the client id to watch Outlook calendars',
+    example: '8d3c2b1a-1111-2222-3333-444455556666',
+  }),
+  MICROSOFT_CLIENT_ID: optionalText({
+    description: 'Application (client) id of the app registration with application permission Calendars.Read',
+    example: '0f1e2d3c-aaaa-bbbb-cccc-ddddeeeeffff',
+  }),
+  MICROSOFT_CLIENT_SECRET: optionalText({
+    description: 'Client secret of the app registration (or MICROSOFT_CLIENT_CERTIFICATE_FILE)',
+    example: 'Abc8Q~…',
+    secret: true,
+  }),
+  MICROSOFT_CLIENT_CERTIFICATE_FILE: optionalText({
+    description: "Path of a PEM file holding the app registration's certificate and its private key, instead of MICROSOFT_CLIENT_SECRET",
+    example: '/run/secrets/graph-app.pem',
+  }),
+  MICROSOFT_LOGIN_URL: url('https://login.microsoftonline.com', {
+    description: "Microsoft identity platform base URL (a national cloud's, or a test server's); no other login host is called",
+    example: 'https://login.microsoftonline.com',
+  }),
+  MICROSOFT_GRAPH_API_URL: url('https://graph.microsoft.com/v1.0', {
+    description: 'Microsoft Graph base URL, version included',
+    example: 'https://graph.microsoft.com/v1.0',
+  }),
+  MICROSOFT_CALENDAR_USERS: csv(
+    {
+      description: 'Mailboxes whose calendars are watched at start (UPNs or emails, comma-separated); more can be added at run time',
+      example: 'ana.rep@example.com,bo.rep@example.com',
+    },
+    z.email('each mailbox must be a user principal name or email address').transform((value) => value.toLowerCase()),
+  ),
+  MICROSOFT_SUBSCRIPTION_TTL: duration('3d', {
+    description: 'Requested lifetime of a Graph subscription (at most 10080 minutes); renewed at 80 % of its life',
+    example: '3d',
+  }),
+  MICROSOFT_FULL_SYNC_DAYS: int(30, 0, 3650, { description: 'Full delta sync window: days back from now (first sync, or after 410 Gone)', example: '30' }),
+  MICROSOFT_FULL_SYNC_DAYS_AHEAD: int(90, 0, 3650, { description: 'Full delta sync window: days ahead of now', example: '90' }),
+  MICROSOFT_BACKSTOP_SYNC: duration('15m', { description: 'Periodic delta sync of every mailbox, to catch missed notifications', example: '15m' }),
   CALENDAR_WEBHOOK_SECRETS: csv(
     {
       description: 'Standard Webhooks secrets (whsec_ + base64) accepted on POST /calendar/events, comma-separated for rotation; empty disables the route',

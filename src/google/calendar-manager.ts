@@ -3,11 +3,15 @@ import type { CalendarStatus, ChannelManager } from './channels.ts';
 import { GoogleApiError } from './google-api-error.ts';
 
 const watchOf = (status: CalendarStatus): CalendarWatch => ({
+  provider: 'google',
   calendarId: status.calendarId,
   watching: status.watching,
   addedBy: status.addedBy,
   hasSyncToken: status.syncToken !== null,
   channel: status.channel ? { id: status.channel.id, expiration: status.channel.expiration, createdAt: status.channel.createdAt } : null,
+  // Google's channel store keeps no sync history: its syncs show in the job list.
+  lastSyncAt: null,
+  lastError: null,
 });
 
 /** Google's channel manager as the admin API's calendar manager. */

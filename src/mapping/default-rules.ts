@@ -66,6 +66,7 @@ export function resolveRules(file: MappingFile, flags: FlagDefaults): MappingRul
       explicitIdKeys: { ...DEFAULT_EXPLICIT_ID_KEYS, ...calendar.explicitIdKeys },
       triggerSummary: calendar.triggerSummary ?? flags.triggerSummary,
       triggerAiSignals: calendar.triggerAiSignals ?? flags.triggerAiSignals,
+      ...(calendar.microsoftSourceType === undefined ? {} : { microsoftSourceType: calendar.microsoftSourceType }),
     },
   };
 }

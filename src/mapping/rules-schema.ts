@@ -73,6 +73,13 @@ export const calendarRulesSchema = z.strictObject({
     .meta({ description: 'extendedProperties keys holding Salesforce ids (default sfOpportunityId, sfAccountId, sfLeadId)' }),
   triggerSummary: flag.meta({ description: 'triggerSummary for calendar remaps (default REMAP_TRIGGER_SUMMARY)' }),
   triggerAiSignals: flag.meta({ description: 'triggerAiSignals for calendar remaps (default REMAP_TRIGGER_AI_SIGNALS)' }),
+  microsoftSourceType: z
+    .string({ error: 'expected a Momentum source type such as OUTLOOK_CALENDAR' })
+    .regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'expected an upper-case Momentum source type such as OUTLOOK_CALENDAR')
+    .optional()
+    .meta({
+      description: "Microsoft 365 remaps name source {type: this, id: the event's iCalUId}; unset, they carry meetingDetails (title, start, host) only",
+    }),
 });
 
 export const mappingFileSchema = z.strictObject({
@@ -113,6 +120,8 @@ export interface CalendarRules {
   explicitIdKeys: Record<RecordKind, string>;
   triggerSummary: boolean;
   triggerAiSignals: boolean;
+  /** Momentum source type for Microsoft 365 remaps; undefined: they carry meetingDetails only. */
+  microsoftSourceType?: string;
 }
 
 export interface MappingRules {

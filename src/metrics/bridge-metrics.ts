@@ -12,6 +12,17 @@ export interface InboundMetrics {
   inboundMessage(source: string, outcome: 'acked' | 'refused', reason?: string): void;
   /** The notifications of an acked message: newly stored (`acked`) and already stored (`duplicate`). */
   inboundNotifications(source: string, counts: { acked: number; duplicate: number }): void;
+  /** Items of a message dropped one by one (a wrong clientState, an unknown subscription), by reason. */
+  inboundNotificationsRefused?(source: string, reason: string, count: number): void;
+}
+
+export interface CalendarWatchMetrics {
+  /** Channel or subscription upkeep: `created`, `renewed`, `recreated`, `deleted`, `failed`. */
+  calendarUpkeep(source: string, what: string): void;
+  /** One calendar sync ended: `succeeded`, `full_resync`, `failed`. */
+  calendarSync(source: string, outcome: string): void;
+  /** One lifecycle notification acted on, by its event. */
+  calendarLifecycle(source: string, event: string): void;
 }
 
 export interface JobMetrics {
@@ -30,7 +41,7 @@ export interface MappingMetrics {
   mappingOutcome(source: string, result: MappingResult, rule: string): void;
 }
 
-export interface BridgeMetrics extends InboundMetrics, JobMetrics, MappingMetrics {}
+export interface BridgeMetrics extends InboundMetrics, JobMetrics, MappingMetrics, CalendarWatchMetrics {}
 
 export const noopMetrics: BridgeMetrics = {
   inboundMessage: () => {},
@@ -39,6 +50,9 @@ export const noopMetrics: BridgeMetrics = {
   jobFinished: () => {},
   jobsClaimed: () => {},
   mappingOutcome: () => {},
+  calendarUpkeep: () => {},
+  calendarSync: () => {},
+  calendarLifecycle: () => {},
 };
 
 /**

@@ -1,9 +1,10 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 import type { Logger } from '../core/logger.ts';
-import type { AdminReads } from '../store/types.ts';
+import type { AdminReads, CalendarChannels } from '../store/types.ts';
 import { type BridgeMetrics, statusClass } from './bridge-metrics.ts';
 import { registerQueueGauges } from './queue-gauges.ts';
+import { registerWatchGauges } from './watch-gauges.ts';
 
 /** What GET /metrics serves: the text and its content type. */
 export interface MetricsExposition {
@@ -19,7 +20,7 @@ export interface PrometheusMetrics {
 export interface PrometheusMetricsOptions {
   logger: Logger;
   /** Source of the queue gauges, read at each scrape; without it they are not registered. */
-  store?: Pick<AdminReads, 'stats'>;
+  store?: Pick<AdminReads, 'stats'> & Partial<CalendarChannels>;
 }
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -44,7 +45,25 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
   const inboundNotifications = new Counter({
     name: 'bridge_inbound_notifications_total',
     help: 'Notifications (events) in acked inbound messages, by source and outcome (acked: newly stored, duplicate: already stored)',
+    labelNames: ['source', 'outcome', 'reason'],
+    registers,
+  });
+  const calendarUpkeep = new Counter({
+    name: 'bridge_calendar_upkeep_total',
+    help: 'Calendar watch upkeep by source (microsoft: Graph subscriptions) and what happened (created, renewed, recreated, deleted, failed)',
+    labelNames: ['source', 'what'],
+    registers,
+  });
+  const calendarSyncs = new Counter({
+    name: 'bridge_calendar_syncs_total',
+    help: 'Calendar syncs by source (microsoft: delta syncs) and outcome (succeeded, full_resync, failed)',
     labelNames: ['source', 'outcome'],
+    registers,
+  });
+  const calendarLifecycle = new Counter({
+    name: 'bridge_calendar_lifecycle_events_total',
+    help: 'Lifecycle notifications acted on, by source and event (reauthorizationRequired, subscriptionRemoved, missed)',
+    labelNames: ['source', 'event'],
     registers,
   });
   const jobsEnqueued = new Counter({ name: 'bridge_jobs_enqueued_total', help: 'Jobs written to the queue, by kind', labelNames: ['kind'], registers });
@@ -87,6 +106,9 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
     registers,
   });
   if (options.store) registerQueueGauges(registry, options.store, options.logger);
+  if (options.store?.channels && options.store.subscriptions) {
+    registerWatchGauges(registry, { channels: options.store.channels, subscriptions: options.store.subscriptions }, options.logger);
+  }
 
   const metrics: BridgeMetrics = {
     inboundMessage: (source, outcome, reason) => inboundMessages.inc(reason === undefined ? { source, outcome } : { source, outcome, reason }),
@@ -94,6 +116,10 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
       if (counts.acked > 0) inboundNotifications.inc({ source, outcome: 'acked' }, counts.acked);
       if (counts.duplicate > 0) inboundNotifications.inc({ source, outcome: 'duplicate' }, counts.duplicate);
     },
+    inboundNotificationsRefused: (source, reason, count) => inboundNotifications.inc({ source, outcome: 'refused', reason }, count),
+    calendarUpkeep: (source, what) => calendarUpkeep.inc({ source, what }),
+    calendarSync: (source, outcome) => calendarSyncs.inc({ source, outcome }),
+    calendarLifecycle: (source, event) => calendarLifecycle.inc({ source, event }),
     jobsEnqueued: (kind, count) => {
       if (count > 0) jobsEnqueued.inc({ kind }, count);
     },

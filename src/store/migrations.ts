@@ -150,6 +150,33 @@ const MIGRATIONS: Migration[] = [
       `DROP TABLE rate_buckets`,
     ],
   },
+  {
+    version: 5,
+    name: 'microsoft mailboxes and graph subscriptions',
+    statements: [
+      `CREATE TABLE microsoft_mailboxes (
+        user_id TEXT PRIMARY KEY,
+        watching {int} NOT NULL,
+        added_by TEXT NOT NULL,
+        delta_link TEXT,
+        window_started_at {bigint},
+        last_sync_at {bigint},
+        last_error TEXT,
+        updated_at {bigint} NOT NULL
+      )`,
+      `CREATE TABLE graph_subscriptions (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        client_state TEXT NOT NULL,
+        expiration {bigint} NOT NULL,
+        created_at {bigint} NOT NULL,
+        renewed_at {bigint},
+        removed_at {bigint}
+      )`,
+      // Upkeep and the notification check read only live subscriptions.
+      `CREATE INDEX graph_subscriptions_active ON graph_subscriptions (user_id) WHERE removed_at IS NULL`,
+    ],
+  },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

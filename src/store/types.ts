@@ -1,4 +1,5 @@
 import type { ChannelStore } from './channel-store.ts';
+import type { SubscriptionStore } from './subscription-store.ts';
 
 /**
  * The store's contract: the only way the rest of the bridge reads or writes durable state.
@@ -319,9 +320,10 @@ export interface RateBudget {
   blockRate(key: string, untilMs: number): Promise<void>;
 }
 
-/** Google Calendar watch channels, watched calendars and singleton leases, in the same database. */
+/** Calendar watching in the same database: Google channels and calendars (with the singleton leases), Microsoft mailboxes and subscriptions. */
 export interface CalendarChannels {
   readonly channels: ChannelStore;
+  readonly subscriptions: SubscriptionStore;
 }
 
 /**

@@ -83,7 +83,12 @@ describe('GET /admin/openapi.json', () => {
       add: () => Promise.reject(new Error('not called')),
       remove: () => Promise.resolve(false),
     };
-    const router = adminRouter({ config: parseConfig({ ADMIN_API_KEYS: KEY }), store: {} as Store, logger: captureLogs().logger, calendars });
+    const router = adminRouter({
+      config: parseConfig({ ADMIN_API_KEYS: KEY }),
+      store: {} as Store,
+      logger: captureLogs().logger,
+      calendars: { google: calendars },
+    });
 
     const response = await request(express().use(router)).get('/admin/openapi.json').set('Authorization', `Bearer ${KEY}`);
 

@@ -14,6 +14,7 @@ describe('secretValues', () => {
       GOOGLE_SERVICE_ACCOUNT_KEY: JSON.stringify({ type: 'service_account', client_email: 'a@b.iam.gserviceaccount.com', private_key: privateKey }),
       CALENDAR_WEBHOOK_SECRETS: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       METRICS_TOKEN: 'a-long-random-scrape-token',
+      MICROSOFT_CLIENT_SECRET: 'graph-client-secret',
       SALESFORCE_USERNAME: 'bridge@example.com',
     });
 
@@ -24,12 +25,21 @@ describe('secretValues', () => {
       'CALENDAR_WEBHOOK_SECRETS',
       'GOOGLE_SERVICE_ACCOUNT_KEY',
       'METRICS_TOKEN',
+      'MICROSOFT_CLIENT_SECRET',
       'MOMENTUM_API_KEY',
       'SALESFORCE_CLIENT_SECRET',
       'SALESFORCE_PRIVATE_KEY',
     ]);
     expect(values).toEqual(
-      expect.arrayContaining(['mk_live_0123456789', 'admin-key-one-long', 'admin-key-two-long', 'sf-client-secret', privateKey, 'a-long-random-scrape-token']),
+      expect.arrayContaining([
+        'mk_live_0123456789',
+        'admin-key-one-long',
+        'admin-key-two-long',
+        'sf-client-secret',
+        privateKey,
+        'a-long-random-scrape-token',
+        'graph-client-secret',
+      ]),
     );
     expect(values).not.toContain('bridge@example.com');
   });

@@ -28,7 +28,7 @@ async function harness() {
   });
   const config = parseConfig({ NODE_ENV: 'test', ADMIN_API_KEYS: KEY });
   // Only the calendar routes are called: the store behind the other admin routes is never reached.
-  const router = adminRouter({ config, store: {} as Store, logger: logs.logger, calendars: googleCalendarManager(manager) });
+  const router = adminRouter({ config, store: {} as Store, logger: logs.logger, calendars: { google: googleCalendarManager(manager) } });
   const server = await listenRouters([router], logs.logger);
   cleanups.push(g.close, server.close);
   const call = (method: string, path: string, body?: unknown, key = KEY) =>

@@ -42,8 +42,11 @@ describe('the job catalogue', () => {
       MOMENTUM_API_KEY: 'key',
       GOOGLE_SERVICE_ACCOUNT_KEY: testServiceAccountKey('https://oauth2.googleapis.com/token'),
       PUBLIC_BASE_URL: 'https://bridge.example.com',
+      MICROSOFT_TENANT_ID: 'contoso.onmicrosoft.com',
+      MICROSOFT_CLIENT_ID: '0f1e2d3c-aaaa-bbbb-cccc-ddddeeeeffff',
+      MICROSOFT_CLIENT_SECRET: 'graph-secret',
     });
-    const store = { ingest: async () => ({ created: [], duplicates: [] }), enqueue: async () => [], channels: {} } as never;
+    const store = { ingest: async () => ({ created: [], duplicates: [] }), enqueue: async () => [], channels: {}, subscriptions: {} } as never;
     const handlers = await createJobHandlers(config, store, captureLogs().logger);
     try {
       expect([...handlers.registry.kinds()].sort()).toEqual([...JOB_KIND_NAMES].sort());

@@ -32,6 +32,9 @@ describe('GET /metrics', () => {
     expect(Object.fromEntries([...declared].filter(([name]) => name.startsWith('bridge_')))).toEqual({
       bridge_inbound_messages_total: 'counter',
       bridge_inbound_notifications_total: 'counter',
+      bridge_calendar_upkeep_total: 'counter',
+      bridge_calendar_syncs_total: 'counter',
+      bridge_calendar_lifecycle_events_total: 'counter',
       bridge_jobs_enqueued_total: 'counter',
       bridge_job_runs_total: 'counter',
       bridge_attempts_total: 'counter',
@@ -43,6 +46,7 @@ describe('GET /metrics', () => {
       bridge_jobs: 'gauge',
       bridge_oldest_pending_job_age_seconds: 'gauge',
       bridge_jobs_dead_last_24h: 'gauge',
+      bridge_calendar_watches: 'gauge',
     });
     expect(declared.get('process_cpu_user_seconds_total')).toBe('counter');
     expect(declared.get('nodejs_eventloop_lag_seconds')).toBe('gauge');

@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+import { type RunningBridge, startBridge } from '../../../src/bridge.ts';
+import { parseConfig } from '../../../src/core/config.ts';
+import { type FakeMicrosoft, type GraphEventInput, startFakeMicrosoft } from '../../fakes/fake-microsoft.ts';
+import { trustTestCertificate } from '../../fakes/trust-test-ca.ts';
+import { freeLoopbackPort, listenOnLoopback } from '../../support/listen-on-loopback.ts';
+import { captureLogs } from '../../support/log-capture.ts';
+
+export const TENANT = '8d3c2b1a-1111-2222-3333-444455556666';
+export const CLIENT_ID = '0f1e2d3c-aaaa-bbbb-cccc-ddddeeeeffff';
+export const CLIENT_SECRET = 'graph-client-secret-value';
+export const ANA = 'ana.rep@example.com';
+export const OPPORTUNITY = '0068d0000101XyZAAU';
+
+/** PUBLIC_BASE_URL must be known before the bridge listens (Graph validates it while subscribing), so the port is chosen up front. */
+export const freePort = freeLoopbackPort;
+
+export async function fakeMicrosoft(options: { clientCertificatePem?: string; pageSize?: number; latencyMs?: number } = {}): Promise<FakeMicrosoft> {
+  // The fake login host is HTTPS with a test certificate (MSAL insists on HTTPS): trust it in this process.
+  trustTestCertificate();
+  return startFakeMicrosoft({ tenantId: TENANT, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailboxes: [ANA], ...options });
+}
+
+export interface MicrosoftBridge {
+  bridge: RunningBridge;
+  dir: string;
+  port: number;
+  logs: ReturnType<typeof captureLogs>;
+  /** Rows of the bridge's SQLite file (read-only, a second connection). */
+  rows(sql: string): Array<Record<string, unknown>>;
+}
+
+/** The real startBridge, watching ANA's mailbox at the fake Graph; `port`/`dir` given again make a restart. */
+export async function startMicrosoftBridge(
+  microsoft: FakeMicrosoft,
+  momentumUrl: string,
+  options: { env?: Record<string, string>; dir?: string; port?: number } = {},
+): Promise<MicrosoftBridge> {
+  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'bridge-microsoft-'));
+  const port = options.port ?? (await freePort());
+  const file = path.join(dir, 'bridge.db');
+  const config = parseConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${file}`,
+    MOMENTUM_API_BASE_URL: momentumUrl,
+    MOMENTUM_API_KEY: 'mk-test-key',
+    MOMENTUM_RATE_LIMIT: 'off',
+    MICROSOFT_TENANT_ID: TENANT,
+    MICROSOFT_CLIENT_ID: CLIENT_ID,
+    MICROSOFT_CLIENT_SECRET: CLIENT_SECRET,
+    MICROSOFT_LOGIN_URL: microsoft.loginUrl,
+    MICROSOFT_GRAPH_API_URL: microsoft.graphUrl,
+    MICROSOFT_CALENDAR_USERS: ANA,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    INTERNAL_EMAIL_DOMAINS: 'example.com',
+    RETRY_SCHEDULE: '100ms,200ms,400ms',
+    ...options.env,
+  });
+  const logs = captureLogs({ level: 'info' });
+  const bridge = await startBridge(config, logs.logger);
+  return {
+    bridge,
+    dir,
+    port,
+    logs,
+    rows(sql) {
+      const db = new DatabaseSync(file, { readOnly: true });
+      try {
+        return db.prepare(sql).all() as Array<Record<string, unknown>>;
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
+
+/** An Outlook meeting with a customer, its body linking the opportunity. */
+export const customerMeeting = (fields: GraphEventInput = {}): GraphEventInput => ({
+  subject: 'Pricing review with Globex',
+  start: { dateTime: '2026-12-02T08:00:00.0000000', timeZone: 'Pacific Standard Time' },
+  end: { dateTime: '2026-12-02T08:30:00.0000000', timeZone: 'Pacific Standard Time' },
+  body: { contentType: 'html', content: `<p>Agenda: <a href="https://globex.lightning.force.com/lightning/r/Opportunity/${OPPORTUNITY}/view">deal</a></p>` },
+  attendees: [
+    { type: 'required', status: { response: 'accepted', time: '2026-11-20T10:00:00Z' }, emailAddress: { name: 'Ana Rep', address: ANA } },
+    { type: 'required', status: { response: 'none', time: '0001-01-01T00:00:00Z' }, emailAddress: { name: 'Gail Buyer', address: 'gail@globex.com' } },
+  ],
+  ...fields,
+});
+
+/** A stand-in for the bridge's notification URLs that answers Graph's validation requests only. */
+export async function validationReceiver(port: number): Promise<{ close(): Promise<void> }> {
+  return listenOnLoopback((req, res) => {
+    const token = new URL(req.url ?? '/', 'http://receiver').searchParams.get('validationToken');
+    res.writeHead(token === null ? 202 : 200, { 'content-type': 'text/plain' }).end(token ?? '');
+  }, port);
+}
