@@ -45,7 +45,7 @@ describe('sqlite store', () => {
           .prepare('SELECT version FROM schema_migrations')
           .all()
           .map((row) => row.version),
-      ).toEqual([1, 2, 3, 4]);
+      ).toEqual(migrationsFor('sqlite').map((migration) => migration.version));
       raw.close();
     });
 
