@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { migrationsFor } from '../../src/store/migrations.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { SQL, toSqlite } from '../../src/store/sql.ts';
 import { registerStoreConformance } from './conformance.ts';
