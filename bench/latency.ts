@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 
 import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
-import { ORG_ID } from '../test/ingest/outbound-message-builder.ts';
+import { ORG_ID } from '../test/salesforce/support/outbound-message-builder.ts';
 import { startBenchFake } from './lib/bench-fake.ts';
 import { startBridgeProcess } from './lib/bridge-process.ts';
 import { createMessageFactory, subjectOf } from './lib/outbound-messages.ts';

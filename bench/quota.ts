@@ -4,7 +4,7 @@ import { Agent } from 'undici';
 
 import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
 import { parseDuration } from '../src/core/durations.ts';
-import { ORG_ID } from '../test/ingest/outbound-message-builder.ts';
+import { ORG_ID } from '../test/salesforce/support/outbound-message-builder.ts';
 import { scrapeMetrics, unfinishedJobs } from './lib/bridge-metrics.ts';
 import { type BridgeChild, startBridgeProcess } from './lib/bridge-process.ts';
 import { analyseBurst, type BurstAnalysis } from './lib/burst-analysis.ts';

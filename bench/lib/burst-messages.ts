@@ -1,4 +1,4 @@
-import { outboundMessage } from '../../test/ingest/outbound-message-builder.ts';
+import { outboundMessage } from '../../test/salesforce/support/outbound-message-builder.ts';
 
 /**
  * The quota burst's Outbound Messages: update `update` (1…M) of meeting `meeting` (0…K-1), one

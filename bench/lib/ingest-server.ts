@@ -11,7 +11,7 @@ import { parseConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { createHttpServer } from '../../src/http/http-server.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE } from '../../src/salesforce/soap-replies.ts';
-import { ORG_ID } from '../../test/ingest/outbound-message-builder.ts';
+import { ORG_ID } from '../../test/salesforce/support/outbound-message-builder.ts';
 import { serveChild } from './child.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { outboundMessage } from '../../test/ingest/outbound-message-builder.ts';
+import { outboundMessage } from '../../test/salesforce/support/outbound-message-builder.ts';
 
 /**
  * Outbound Message bodies with fresh notification ids on every call, so the bridge's dedupe never

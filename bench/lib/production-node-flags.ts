@@ -1,5 +1,5 @@
 /**
- * The flags deploy/Dockerfile's CMD starts node with (test/foundation/deploy-dockerfile.test.ts
+ * The flags deploy/Dockerfile's CMD starts node with (test/deploy/deploy-dockerfile.test.ts
  * keeps the two equal). Every process of a benchmark that stands for the bridge runs with them, so
  * memory is measured with the heap the deployment gives the bridge, not with the defaults V8
  * derives from this 24 GB machine (a 4 GB heap limit whose young generation alone grows past

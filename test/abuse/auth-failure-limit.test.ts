@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
 import type { Store } from '../../src/store/types.ts';
 import { KEY } from '../admin/support/admin-app.ts';
-import { type EngineApp, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
 
 /*
  * ADMIN_AUTH_FAILURE_LIMIT counts failed authentications only, at the moment they fail. A burst

@@ -9,11 +9,11 @@ import { parseConfig } from '../../src/core/config.ts';
 import { AppError } from '../../src/core/errors.ts';
 import { authFailureLimit, recordAuthFailure } from '../../src/http/auth-failure-limit.ts';
 import { jsonErrorHandler } from '../../src/http/error-handler.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { type Harness, startHarness } from '../ingest/salesforce-route-harness.ts';
-import { readFault } from '../ingest/soap-reply-reader.ts';
-import { storedCounts } from '../ingest/sqlite-counts.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { type Harness, startHarness } from '../salesforce/support/salesforce-route-harness.ts';
+import { readFault } from '../salesforce/support/soap-reply-reader.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { storedCounts } from '../support/stored-rows.ts';
 
 let harness: Harness | undefined;
 afterEach(async () => {

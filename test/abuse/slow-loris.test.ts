@@ -4,8 +4,8 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { parseConfig } from '../../src/core/config.ts';
-import { storedCounts } from '../ingest/sqlite-counts.ts';
-import { type BridgeHarness, startBridgeHarness } from '../metrics/support/bridge-harness.ts';
+import { type BridgeHarness, startBridgeHarness } from '../metrics/support/metrics-bridge.ts';
+import { storedCounts } from '../support/stored-rows.ts';
 
 let harness: BridgeHarness | undefined;
 const sockets: Socket[] = [];

@@ -3,9 +3,9 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { ConfigError, parseConfig } from '../../src/core/config.ts';
-import { notifications, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { expectRefused, type Harness, startHarness } from '../ingest/salesforce-route-harness.ts';
-import { storedCounts } from '../ingest/sqlite-counts.ts';
+import { notifications, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { expectRefused, type Harness, startHarness } from '../salesforce/support/salesforce-route-harness.ts';
+import { storedCounts } from '../support/stored-rows.ts';
 
 let harness: Harness | undefined;
 afterEach(async () => {

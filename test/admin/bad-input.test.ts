@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROUTE_LIST } from '../../src/admin/routes.ts';
 import type { CalendarClient } from '../../src/google/calendar-client.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
-import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
+import { ENGINES } from '../support/real-store.ts';
 import { KEY } from './support/admin-app.ts';
 import { deadRemap, storeEvent } from './support/seed.ts';
 

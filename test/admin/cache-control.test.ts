@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { CalendarClient } from '../../src/google/calendar-client.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
-import { type EngineApp, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
 import { KEY } from './support/admin-app.ts';
 import { pendingJob, remapJob } from './support/seed.ts';
 

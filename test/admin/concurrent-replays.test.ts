@@ -1,39 +1,32 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
-import pg from 'pg';
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { openStore } from '../../src/store/open-store.ts';
 import type { Job, Store } from '../../src/store/types.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { TEST_DATABASE_URL, type TestDatabase, testDatabase } from '../support/real-store.ts';
+import type { TestBridge } from '../support/test-bridge.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { KEY } from './support/admin-app.ts';
-import { type BridgeLike, startBridgeLike } from './support/bridge-like.ts';
+import { type IdleAdminBridge, startAdminBridge, startIdleAdminBridge } from './support/admin-bridge.ts';
 import { deadRemaps } from './support/seed.ts';
 
 /** As many dead deliveries as the report that two runs sent twice: more than one batch of a bulk run. */
 const DELIVERIES = 700;
-const DATABASE_URL = process.env.TEST_DATABASE_URL;
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 // Fewer requests in flight than ADMIN_AUTH_FAILURE_LIMIT's default 20: the limiter counts a request
 // when it arrives and forgives it only once it answered, so a larger burst from one address gets 429.
 const RACED_EVERY = 8;
 const meetings = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}-${index}`);
-const bulkReplay = (bridge: BridgeLike) =>
+const bulkReplay = (bridge: { url: string }) =>
   request(bridge.url)
     .post('/admin/deliveries/replay')
     .set('Authorization', `Bearer ${KEY}`)
     .send({ filter: { state: 'dead' }, dryRun: false });
-const singleReplay = (bridge: BridgeLike, id: number) => request(bridge.url).post(`/admin/deliveries/${id}/replay`).set('Authorization', `Bearer ${KEY}`);
+const singleReplay = (bridge: { url: string }, id: number) => request(bridge.url).post(`/admin/deliveries/${id}/replay`).set('Authorization', `Bearer ${KEY}`);
 
 async function momentumStarted(): Promise<FakeMomentum> {
   const momentum = await startFakeMomentum();
@@ -42,8 +35,8 @@ async function momentumStarted(): Promise<FakeMomentum> {
 }
 
 /** Dead deliveries stored before any bridge runs, so no worker sends an original. */
-async function seeded(url: string, schema: string | undefined, meetingIds: string[]): Promise<Job[]> {
-  const store = await openStore(url, schema === undefined ? {} : { schema });
+async function seeded(database: TestDatabase, meetingIds: string[]): Promise<Job[]> {
+  const store = await openStore(database.url);
   try {
     return await deadRemaps(store, meetingIds);
   } finally {
@@ -51,8 +44,15 @@ async function seeded(url: string, schema: string | undefined, meetingIds: strin
   }
 }
 
-async function bridgeOn(momentum: FakeMomentum, database: { url: string; schema?: string }, startWorker = true): Promise<BridgeLike> {
-  const bridge = await startBridgeLike({ momentum, retrySchedule: [0], database, momentumRateLimit: 'off', startWorker });
+async function bridgeOn(momentum: FakeMomentum, database: TestDatabase): Promise<TestBridge> {
+  const bridge = await startAdminBridge({ momentum, retrySchedule: [0], database, momentumRateLimit: 'off' });
+  cleanups.push(() => bridge.stop());
+  return bridge;
+}
+
+/** Idle until the race is over: a replay that already ended may rightly be replayed again. startBridge starts its worker at once. */
+async function idleBridgeOn(momentum: FakeMomentum, database: TestDatabase): Promise<IdleAdminBridge> {
+  const bridge = await startIdleAdminBridge({ momentum, retrySchedule: [0], database, momentumRateLimit: 'off' });
   cleanups.push(() => bridge.stop());
   return bridge;
 }
@@ -89,82 +89,76 @@ async function expectSinglesAgree(store: Store, raced: Job[], singles: request.R
 
 describe('concurrent replays on one SQLite bridge', () => {
   const database = () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'concurrent-replays-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    return { url: `sqlite:${path.join(dir, 'bridge.db')}` };
+    const db = testDatabase('sqlite', 'concurrent-replays');
+    cleanups.push(db.drop);
+    return db;
   };
 
   it(`when two bulk replays of the same ${DELIVERIES} dead deliveries are sent at once, then each delivery is replayed and sent exactly once and the replayed counts add up`, async () => {
     const momentum = await momentumStarted();
     const db = database();
-    const dead = await seeded(db.url, undefined, meetings('sqlite-bulk', DELIVERIES));
+    const dead = await seeded(db, meetings('sqlite-bulk', DELIVERIES));
     const bridge = await bridgeOn(momentum, db);
 
     const answers = await Promise.all([bulkReplay(bridge), bulkReplay(bridge)]);
 
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     expect(answers.map((answer) => answer.body.replayed as number).reduce((sum, n) => sum + n, 0)).toBe(DELIVERIES);
-    await expectEachReplayedOnce(bridge.store, momentum, dead);
+    await expectEachReplayedOnce(await bridge.store(), momentum, dead);
   }, 90_000);
 
   it('when single replays race a bulk replay of the same deliveries, then each delivery gets one replay: a single replay either made it or is refused naming it', async () => {
     const momentum = await momentumStarted();
     const db = database();
-    const dead = await seeded(db.url, undefined, meetings('sqlite-race', 120));
-    // Idle until the race is over: a replay that already ended may rightly be replayed again.
-    const bridge = await bridgeOn(momentum, db, false);
+    const dead = await seeded(db, meetings('sqlite-race', 120));
+    const bridge = await idleBridgeOn(momentum, db);
     const raced = dead.filter((_, index) => index % RACED_EVERY === 0);
 
     const [bulk, ...singles] = await Promise.all([bulkReplay(bridge), ...raced.map((job) => singleReplay(bridge, job.id))]);
 
-    await expectSinglesAgree(bridge.store, raced, singles);
+    await expectSinglesAgree(await bridge.store(), raced, singles);
     expect(bulk!.body.replayed + singles.filter((single) => single.status === 202).length).toBe(dead.length);
-    bridge.worker.start();
-    await expectEachReplayedOnce(bridge.store, momentum, dead);
+    bridge.startWorker();
+    await expectEachReplayedOnce(await bridge.store(), momentum, dead);
   }, 90_000);
 });
 
-describe.skipIf(!DATABASE_URL)(
-  `concurrent replays on two bridges sharing one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
+describe.skipIf(!TEST_DATABASE_URL)(
+  `concurrent replays on two bridges sharing one PostgreSQL schema${TEST_DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
   () => {
     const database = () => {
-      const schema = `replays_${randomBytes(4).toString('hex')}`;
-      cleanups.push(async () => {
-        const client = new pg.Client({ connectionString: DATABASE_URL });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.end();
-      });
-      return { url: DATABASE_URL!, schema };
+      const db = testDatabase('postgres', 'replays');
+      cleanups.push(db.drop);
+      return db;
     };
 
     it(`when two bulk replays of the same ${DELIVERIES} dead deliveries are sent at once to two bridges, then each delivery is replayed and sent exactly once and the replayed counts add up`, async () => {
       const momentum = await momentumStarted();
       const db = database();
-      const dead = await seeded(db.url, db.schema, meetings('pg-bulk', DELIVERIES));
+      const dead = await seeded(db, meetings('pg-bulk', DELIVERIES));
       const [first, second] = [await bridgeOn(momentum, db), await bridgeOn(momentum, db)];
 
       const answers = await Promise.all([bulkReplay(first!), bulkReplay(second!)]);
 
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
       expect(answers.map((answer) => answer.body.replayed as number).reduce((sum, n) => sum + n, 0)).toBe(DELIVERIES);
-      await expectEachReplayedOnce(first!.store, momentum, dead);
+      await expectEachReplayedOnce(await first!.store(), momentum, dead);
     }, 90_000);
 
     it('when single replays sent to one bridge race a bulk replay sent to the other, then each delivery gets one replay: a single replay either made it or is refused naming it', async () => {
       const momentum = await momentumStarted();
       const db = database();
-      const dead = await seeded(db.url, db.schema, meetings('pg-race', 120));
-      const [first, second] = [await bridgeOn(momentum, db, false), await bridgeOn(momentum, db, false)];
+      const dead = await seeded(db, meetings('pg-race', 120));
+      const [first, second] = [await idleBridgeOn(momentum, db), await idleBridgeOn(momentum, db)];
       const raced = dead.filter((_, index) => index % RACED_EVERY === 0);
 
       const [bulk, ...singles] = await Promise.all([bulkReplay(first!), ...raced.map((job) => singleReplay(second!, job.id))]);
 
-      await expectSinglesAgree(first!.store, raced, singles);
+      await expectSinglesAgree(await first!.store(), raced, singles);
       expect(bulk!.body.replayed + singles.filter((single) => single.status === 202).length).toBe(dead.length);
-      first!.worker.start();
-      second!.worker.start();
-      await expectEachReplayedOnce(first!.store, momentum, dead);
+      first!.startWorker();
+      second!.startWorker();
+      await expectEachReplayedOnce(await first!.store(), momentum, dead);
     }, 90_000);
   },
 );

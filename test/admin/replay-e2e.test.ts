@@ -2,15 +2,16 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import type { TestBridge } from '../support/test-bridge.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { KEY } from './support/admin-app.ts';
-import { type BridgeLike, MOMENTUM_KEY, startBridgeLike } from './support/bridge-like.ts';
+import { MOMENTUM_KEY, startAdminBridge } from './support/admin-bridge.ts';
 
 const remapBody = { source: { id: 'evt-outage', type: 'GOOGLE_CALENDAR' }, salesforceRecords: { opportunityId: '0065w000023STAmAAO' } };
 
 describe('replaying a dead delivery through a real worker', () => {
   let momentum: FakeMomentum | undefined;
-  let bridge: BridgeLike | undefined;
+  let bridge: TestBridge | undefined;
   afterEach(async () => {
     await bridge?.stop();
     await momentum?.close();
@@ -22,13 +23,15 @@ describe('replaying a dead delivery through a real worker', () => {
     get: (path: string) => request(bridge!.url).get(path).set('Authorization', `Bearer ${KEY}`),
     post: (path: string, body?: object) => request(bridge!.url).post(path).set('X-API-Key', KEY).send(body),
   });
-  const stateOf = async (id: number) => (await bridge!.store.getJob(id))?.state;
+  const stateOf = async (id: number) => (await (await bridge!.store()).getJob(id))?.state;
+  /** The Momentum budget as the bridge's pacer sees it (GET /admin/stats). */
+  const budget = async () => (await admin().get('/admin/stats').expect(200)).body.rateLimit as { used: number } | null;
 
   it('when Momentum was down until the delivery died and then recovers, then the replay reaches Momentum with the same body and succeeds', async () => {
     momentum = await startFakeMomentum();
     let down = true;
     momentum.script(() => (down ? replies.serverError(503) : replies.accept('momentum-req-42')));
-    bridge = await startBridgeLike({ momentum, retrySchedule: [0, 20] });
+    bridge = await startAdminBridge({ momentum, retrySchedule: [0, 20] });
     const queued = await admin().post('/admin/meetings/remap?triggerAiSignals=true', remapBody).expect(202);
     const originalId: number = queued.body.delivery.id;
     await waitFor('the delivery to go dead', async () => (await stateOf(originalId)) === 'dead');
@@ -58,7 +61,7 @@ describe('replaying a dead delivery through a real worker', () => {
 
   it('when a delivery Momentum accepted is replayed, then it is sent again although an identical remap would be skipped as unchanged', async () => {
     momentum = await startFakeMomentum();
-    bridge = await startBridgeLike({ momentum, retrySchedule: [0] });
+    bridge = await startAdminBridge({ momentum, retrySchedule: [0] });
     const firstId: number = (await admin().post('/admin/meetings/remap', remapBody).expect(202)).body.delivery.id;
     await waitFor('the first remap to succeed', async () => (await stateOf(firstId)) === 'succeeded');
     const sameId: number = (await admin().post('/admin/meetings/remap', remapBody).expect(202)).body.delivery.id;
@@ -69,7 +72,7 @@ describe('replaying a dead delivery through a real worker', () => {
     await waitFor('the replay to succeed', async () => (await stateOf(replayId)) === 'succeeded');
 
     expect(callsBefore).toBe(1);
-    expect((await bridge.store.getJob(sameId))?.lastError).toBe('unchanged');
+    expect((await (await bridge.store()).getJob(sameId))?.lastError).toBe('unchanged');
     expect(momentum.requests).toHaveLength(2);
     expect(momentum.requests[1]!.body).toEqual(remapBody);
   });
@@ -78,7 +81,7 @@ describe('replaying a dead delivery through a real worker', () => {
     momentum = await startFakeMomentum();
     let down = true;
     momentum.script(() => (down ? replies.serverError(502) : replies.accept()));
-    bridge = await startBridgeLike({ momentum, retrySchedule: [0] });
+    bridge = await startAdminBridge({ momentum, retrySchedule: [0] });
     const ids: number[] = [];
     for (const id of ['m-1', 'm-2', 'm-3'])
       ids.push(
@@ -89,13 +92,15 @@ describe('replaying a dead delivery through a real worker', () => {
         ).body.delivery.id,
       );
     await waitFor('all three to go dead', async () => (await Promise.all(ids.map(stateOf))).every((state) => state === 'dead'));
-    const bucketBefore = await bridge.runtime.pacer.view('momentum');
+    const bucketBefore = await budget();
 
     down = false;
     const bulk = await admin()
       .post('/admin/deliveries/replay', { filter: { state: 'dead' }, dryRun: false })
       .expect(200);
-    const replays = await bridge.store.listJobs({
+    const replays = await (
+      await bridge.store()
+    ).listJobs({
       limit: 10,
       order: 'oldest',
       notReplayed: true,
@@ -113,7 +118,7 @@ describe('replaying a dead delivery through a real worker', () => {
         .sort(),
     ).toEqual(['m-1', 'm-2', 'm-3']);
     expect(momentum.requests).toHaveLength(6);
-    const bucketAfter = await bridge.runtime.pacer.view('momentum');
+    const bucketAfter = await budget();
     expect(bucketAfter!.used).toBe(bucketBefore!.used + 3);
   });
 });

@@ -1,19 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 
-import { afterEach, describe, expect, it } from 'vitest';
-
-import { type RunningBridge, startBridge } from '../../src/bridge.ts';
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { parseConfig } from '../../src/core/config.ts';
+import { postCalendarEvent } from '../calendar/support/signed-events.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
+import { startCalendarBridge } from '../google/support/calendar-bridge.ts';
 import { meetingEvent } from '../google/support/google-setup.ts';
-import { TEST_SERVICE_ACCOUNT, testKeyPair, testServiceAccountKey } from '../google/support/service-account-key.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
-import { captureLogs } from '../support/log-capture.ts';
+import { TEST_SERVICE_ACCOUNT, testKeyPair } from '../google/support/service-account-key.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { type TestBridge } from '../support/test-bridge.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 /*
  * The calendar surfaces through the real startBridge wiring (not a harness that assembles the
@@ -22,41 +17,12 @@ import { captureLogs } from '../support/log-capture.ts';
 
 const ANA = 'ana.rep@example.com';
 const OPPORTUNITY = '0068d0000101XyZAAU';
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
-/** PUBLIC_BASE_URL must be known before the bridge listens, so the port is chosen up front. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function bridgeWith(google: FakeGoogle, momentum: FakeMomentum): Promise<RunningBridge> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bridge-calendar-'));
-  const port = await freePort();
-  const config = parseConfig({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${path.join(dir, 'bridge.db')}`,
-    MOMENTUM_API_BASE_URL: momentum.url,
-    MOMENTUM_API_KEY: 'mk-test-key',
-    MOMENTUM_RATE_LIMIT: 'off',
-    GOOGLE_SERVICE_ACCOUNT_KEY: testServiceAccountKey(google.tokenUrl),
-    GOOGLE_CALENDAR_API_URL: google.calendarApiUrl,
-    GOOGLE_CALENDAR_IDS: ANA,
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    CALENDAR_WEBHOOK_SECRETS: SECRET,
-    INTERNAL_EMAIL_DOMAINS: 'example.com',
-  });
-  const bridge = await startBridge(config, captureLogs({ level: 'warn' }).logger);
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }), bridge.stop);
+async function bridgeWith(google: FakeGoogle, momentum: FakeMomentum): Promise<TestBridge> {
+  const bridge = await startCalendarBridge({ google, momentum, calendars: [ANA] });
+  cleanups.push(bridge.stop);
   return bridge;
 }
 
@@ -103,19 +69,9 @@ describe('calendar webhooks through startBridge', () => {
       attendees: [{ email: 'hank.buyer@globex.test' }],
       salesforce: { opportunityId: OPPORTUNITY },
     });
-    const timestamp = Math.floor(Date.now() / 1000);
 
     // Act
-    const response = await fetch(`${bridge.url}/calendar/events`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': 'msg_1',
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signStandardWebhook(SECRET, 'msg_1', timestamp, raw),
-      },
-      body: raw,
-    });
+    const response = await postCalendarEvent(bridge.url, raw, { id: 'msg_1' });
     const [remap] = await momentum.waitFor(1);
 
     // Assert

@@ -1,17 +1,19 @@
 import { statSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { RunningBridge } from '../../src/bridge.ts';
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { watchSqliteConnectionsForTests } from '../../src/store/sqlite/store.ts';
 import { PROBE_INTERVAL_MS } from '../../src/store/sqlite/write-health.ts';
+import { postCalendarEvent as postSigned, WEBHOOK_SECRET } from '../calendar/support/signed-events.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { storedCounts, storedJobs } from '../ingest/sqlite-counts.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
-import { bridgeUnderTest } from './support/bridge-under-test.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { storedCounts, storedJobs } from '../support/stored-rows.ts';
+import { waitFor } from '../support/wait-for.ts';
+import { startSalesforceBridge } from './support/salesforce-bridge.ts';
 
 /*
  * A full disk under the real startBridge wiring, without filling the machine's: PRAGMA
@@ -21,15 +23,10 @@ import { bridgeUnderTest } from './support/bridge-under-test.ts';
  * space is back. Each message the tests refuse is larger than a page, so it needs new pages.
  */
 
-const ORG = '00D8d0000001XyZEAU';
 const OPPORTUNITY = '0068d0000101XyZAAU';
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const TERMINAL = new Set(['succeeded', 'dead', 'superseded', 'skipped', 'cancelled']);
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 interface DiskFullBridge {
   bridge: RunningBridge;
@@ -48,13 +45,8 @@ async function bridgeOnADiskThatFills(): Promise<DiskFullBridge> {
     connection = db;
     file = location;
   });
-  const { bridge, dispose } = await bridgeUnderTest({
-    SALESFORCE_ORG_IDS: ORG,
-    MOMENTUM_API_BASE_URL: momentum.url,
-    MOMENTUM_API_KEY: 'mk-e2e-key',
-    CALENDAR_WEBHOOK_SECRETS: SECRET,
-  }).finally(stopWatching);
-  cleanups.push(dispose);
+  const bridge = await startSalesforceBridge(momentum, { env: { CALENDAR_WEBHOOK_SECRETS: WEBHOOK_SECRET } }).finally(stopWatching);
+  cleanups.push(bridge.stop);
   return {
     bridge,
     momentum,
@@ -69,8 +61,7 @@ async function bridgeOnADiskThatFills(): Promise<DiskFullBridge> {
 const salesforceMessage = (n: number, large = false) =>
   outboundMessage({ notifications: [eventNotification(n, { WhatId: OPPORTUNITY, ...(large ? { Description: 'agenda '.repeat(1000) } : {}) })] });
 
-const postSalesforce = (bridge: RunningBridge, xml: string) =>
-  fetch(`${bridge.url}/salesforce/outbound-message`, { method: 'POST', headers: { 'content-type': 'text/xml; charset=UTF-8', soapaction: '""' }, body: xml });
+const postSalesforce = (bridge: RunningBridge, xml: string) => postOutboundMessage(bridge.url, xml);
 
 function postCalendarEvent(bridge: RunningBridge, id: string) {
   const raw = JSON.stringify({
@@ -84,17 +75,7 @@ function postCalendarEvent(bridge: RunningBridge, id: string) {
     description: 'agenda '.repeat(1000),
     salesforce: { opportunityId: OPPORTUNITY },
   });
-  const timestamp = Math.floor(Date.now() / 1000);
-  return fetch(`${bridge.url}/calendar/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signStandardWebhook(SECRET, id, timestamp, raw),
-    },
-    body: raw,
-  });
+  return postSigned(bridge.url, raw, { id });
 }
 
 const readyz = async (bridge: RunningBridge) => {

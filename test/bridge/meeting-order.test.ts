@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { normalizeSalesforceId } from '../../src/mapping/salesforce-ids.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { startStrictMomentum, type StrictMomentum } from '../fakes/strict-momentum.ts';
-import { type NotificationSpec, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
-import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
-import { adminGet, type PacedBridge, postOutboundMessage, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
+import { type NotificationSpec, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
+import { waitFor } from '../support/wait-for.ts';
+import { adminGet, type PacedBridge, postAcknowledged, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
 
 /*
  * The newest state of a meeting wins, whichever bridge received it and whichever mapping finished
@@ -20,7 +21,6 @@ import { adminGet, type PacedBridge, postOutboundMessage, postRemaps, startPaced
  * last remap of the meeting always carries the newest state.
  */
 
-const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const id18 = (id15: string) => normalizeSalesforceId(id15)!;
 const OPP_OLD = id18('0068d0000101XyZ');
 const OPP_NEW = id18('0068d0000202XyZ');
@@ -40,10 +40,7 @@ interface Delivery {
   lastError: string | null;
 }
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function strictMomentum(): Promise<StrictMomentum> {
   // A generous limit: pacing is not under test here, only what is sent and in which order.
@@ -82,26 +79,15 @@ async function settledDeliveries(url: string, meeting: string, count: number): P
   return deliveries.sort((a, b) => a.id - b.id);
 }
 
-describe.skipIf(!DATABASE_URL)(
-  `newest state wins across bridges on one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
+describe.skipIf(!TEST_DATABASE_URL)(
+  `newest state wins across bridges on one PostgreSQL schema${TEST_DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
   () => {
-    let admin: PgAdmin;
-    const schemas: string[] = [];
-    beforeAll(async () => {
-      admin = await connectAdmin(DATABASE_URL!);
-    });
-    afterAll(async () => {
-      for (const schema of schemas) await admin.dropSchema(schema);
-      await admin.close();
-    });
-
     async function twoBridges(momentum: StrictMomentum, env: Record<string, string> = {}): Promise<[PacedBridge, PacedBridge]> {
-      const schema = newSchemaName('meeting_order');
-      schemas.push(schema);
-      const databaseUrl = databaseUrlWithSchema(DATABASE_URL!, schema);
+      const database = testDatabase('postgres', 'meeting_order');
+      cleanups.push(database.drop);
       // One job at a time per bridge: two notifications posted together are mapped on two bridges.
       const start = async () => {
-        const bridge = await startPacedBridge({ databaseUrl, momentumUrl: momentum.url, rateLimit: '100/1m', env: { WORKER_CONCURRENCY: '1', ...env } });
+        const bridge = await startPacedBridge({ database, momentumUrl: momentum.url, rateLimit: '100/1m', env: { WORKER_CONCURRENCY: '1', ...env } });
         cleanups.push(bridge.stop);
         return bridge;
       };
@@ -134,8 +120,8 @@ describe.skipIf(!DATABASE_URL)(
       const newer = eventChange(2, { Id: id18('00U8d0000402XyZ'), OwnerId: FAST_OWNER, WhatId: OPP_NEW, ...zoom });
 
       // Act: the older change to one bridge, the newer to the other as soon as the first is acked.
-      await postOutboundMessage(first.url, outboundMessage({ notifications: [older] }));
-      await postOutboundMessage(second.url, outboundMessage({ notifications: [newer] }));
+      await postAcknowledged(first.url, outboundMessage({ notifications: [older] }));
+      await postAcknowledged(second.url, outboundMessage({ notifications: [newer] }));
       const deliveries = await settledDeliveries(first.url, 'source:ZOOM:98765432101', 2);
       // Anything sent late would arrive within this pause.
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -163,8 +149,8 @@ describe.skipIf(!DATABASE_URL)(
       const olderState = eventChange(4, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' });
 
       // Act: posted to two bridges within milliseconds, the newer state first.
-      await postOutboundMessage(first.url, outboundMessage({ notifications: [newerState] }));
-      await postOutboundMessage(second.url, outboundMessage({ notifications: [olderState] }));
+      await postAcknowledged(first.url, outboundMessage({ notifications: [newerState] }));
+      await postAcknowledged(second.url, outboundMessage({ notifications: [olderState] }));
       const deliveries = await settledDeliveries(second.url, MEETING_OF_EVENT, 2);
       await new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -181,9 +167,9 @@ describe.skipIf(!DATABASE_URL)(
 
 describe('newest state wins on one bridge (SQLite) when Salesforce retries out of order', () => {
   async function oneBridge(momentum: StrictMomentum, rateLimit: string): Promise<PacedBridge> {
-    const dir = mkdtempSync(path.join(tmpdir(), 'meeting-order-sqlite-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const bridge = await startPacedBridge({ databaseUrl: `sqlite:${path.join(dir, 'bridge.db')}`, momentumUrl: momentum.url, rateLimit });
+    const database = testDatabase('sqlite', 'meeting-order-sqlite');
+    cleanups.push(database.drop);
+    const bridge = await startPacedBridge({ database, momentumUrl: momentum.url, rateLimit });
     cleanups.push(bridge.stop);
     return bridge;
   }
@@ -195,12 +181,12 @@ describe('newest state wins on one bridge (SQLite) when Salesforce retries out o
     const record = id18('00U8d0000601XyZ');
 
     // Act: T2 first, delivered; then Salesforce's late retry of T1.
-    await postOutboundMessage(
+    await postAcknowledged(
       bridge.url,
       outboundMessage({ notifications: [eventChange(5, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }),
     );
     await momentum.waitForAccepted(1);
-    await postOutboundMessage(
+    await postAcknowledged(
       bridge.url,
       outboundMessage({ notifications: [eventChange(6, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }),
     );
@@ -223,11 +209,11 @@ describe('newest state wins on one bridge (SQLite) when Salesforce retries out o
     await momentum.waitForAccepted(1);
 
     // Act: T2, then T1, both while the budget is spent.
-    await postOutboundMessage(
+    await postAcknowledged(
       bridge.url,
       outboundMessage({ notifications: [eventChange(7, { Id: record, WhatId: OPP_NEW, SystemModstamp: '2026-03-30T10:00:02.000Z' })] }),
     );
-    await postOutboundMessage(
+    await postAcknowledged(
       bridge.url,
       outboundMessage({ notifications: [eventChange(8, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }),
     );

@@ -1,11 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
-import { connectAdmin, databaseUrlWithSchema, newSchemaName, type PgAdmin } from '../reliability/support/postgres-admin.ts';
 import { buildLoad, notificationOfRemap } from '../reliability/support/salesforce-load.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
-import { claimsOf, postOutboundMessage, startPacedBridge, timesSent } from './support/paced-bridges.ts';
+import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
+import { waitFor } from '../support/wait-for.ts';
+import { claimsOf, postAcknowledged, startPacedBridge, timesSent } from './support/paced-bridges.ts';
 
 /*
  * Momentum allows N calls per W per API key, counted over every instance of the bridge. Here three
@@ -18,73 +19,63 @@ import { claimsOf, postOutboundMessage, startPacedBridge, timesSent } from './su
  * seconds; the backlog is one Outbound Message of distinct Events, stored in one go.
  */
 
-const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const LIMIT = { requests: 20, windowMs: 3_000 };
 const MIN_FILL_PCT = 95;
 const MEETINGS = 70; // 3.5 windows
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
-describe.skipIf(!DATABASE_URL)(`pacing across bridges on one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`, () => {
-  let admin: PgAdmin;
-  const schema = newSchemaName('pacing_across');
-  beforeAll(async () => {
-    admin = await connectAdmin(DATABASE_URL!);
-  });
-  afterAll(async () => {
-    await admin.dropSchema(schema);
-    await admin.close();
-  });
+describe.skipIf(!TEST_DATABASE_URL)(
+  `pacing across bridges on one PostgreSQL schema${TEST_DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
+  () => {
+    it(`when three bridges drain a backlog of ${MEETINGS / LIMIT.requests} windows and one restarts midway, then no 429, no window over N, each full window ≥ ${MIN_FILL_PCT} % of N, each meeting once, one claim per call`, async () => {
+      // Arrange: a strict Momentum (a little latency keeps calls in flight) and three bridges on one schema.
+      const momentum = await startStrictMomentum({ ...LIMIT, latencyMs: 20 });
+      cleanups.push(() => momentum.close());
+      const database = testDatabase('postgres', 'pacing_across');
+      cleanups.push(database.drop);
+      const start = async () => {
+        const bridge = await startPacedBridge({ database, momentumUrl: momentum.url, rateLimit: rateLimitSetting(LIMIT) });
+        cleanups.push(bridge.stop);
+        return bridge;
+      };
+      const bridges = await Promise.all([start(), start(), start()]);
+      const [message] = buildLoad(1, MEETINGS);
+      const startedAt = Date.now();
 
-  it(`when three bridges drain a backlog of ${MEETINGS / LIMIT.requests} windows and one restarts midway, then no 429, no window over N, each full window ≥ ${MIN_FILL_PCT} % of N, each meeting once, one claim per call`, async () => {
-    // Arrange: a strict Momentum (a little latency keeps calls in flight) and three bridges on one schema.
-    const momentum = await startStrictMomentum({ ...LIMIT, latencyMs: 20 });
-    cleanups.push(() => momentum.close());
-    const databaseUrl = databaseUrlWithSchema(DATABASE_URL!, schema);
-    const start = async () => {
-      const bridge = await startPacedBridge({ databaseUrl, momentumUrl: momentum.url, rateLimit: rateLimitSetting(LIMIT) });
-      cleanups.push(bridge.stop);
-      return bridge;
-    };
-    const bridges = await Promise.all([start(), start(), start()]);
-    const [message] = buildLoad(1, MEETINGS);
-    const startedAt = Date.now();
+      // Act: the backlog in one message; a rolling restart of the third bridge during the second window.
+      await postAcknowledged(bridges[0]!.url, message!.xml);
+      await waitFor('the first window to be spent and the second begun', () => momentum.accepted().length >= LIMIT.requests + 5, 10_000);
+      const claimsBeforeRestart = await claimsOf(bridges[2]!.url);
+      await bridges[2]!.stop();
+      bridges[2] = await start();
+      await momentum.waitForAccepted(MEETINGS, 20_000);
+      // Each outcome is stored after its answer: wait for them, so the claims counted are all there are.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const claims = claimsBeforeRestart + (await Promise.all(bridges.map((bridge) => claimsOf(bridge.url)))).reduce((a, b) => a + b, 0);
 
-    // Act: the backlog in one message; a rolling restart of the third bridge during the second window.
-    await postOutboundMessage(bridges[0]!.url, message!.xml);
-    await waitFor('the first window to be spent and the second begun', () => momentum.accepted().length >= LIMIT.requests + 5, 10_000);
-    const claimsBeforeRestart = await claimsOf(bridges[2]!.url);
-    await bridges[2]!.stop();
-    bridges[2] = await start();
-    await momentum.waitForAccepted(MEETINGS, 20_000);
-    // Each outcome is stored after its answer: wait for them, so the claims counted are all there are.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const claims = claimsBeforeRestart + (await Promise.all(bridges.map((bridge) => claimsOf(bridge.url)))).reduce((a, b) => a + b, 0);
-
-    // Assert
-    const accepted = momentum.accepted();
-    const figures = pacingFigures(
-      accepted.map((request) => request.receivedAt),
-      LIMIT,
-    );
-    const sent = timesSent(
-      accepted.map((request) => request.body),
-      notificationOfRemap,
-    );
-    console.log(
-      `[pacing] 3 bridges on PostgreSQL, ${rateLimitSetting(LIMIT)}, ${MEETINGS} remaps, one restarted: 429s=${momentum.rateLimited} busiest=${figures.busiest}/${LIMIT.requests} ` +
-        `perWindow=${figures.perWindow.join(',')} fullWindowFill%=${figures.fullWindowFillPct.join(',')} claimsPerCall=${(claims / accepted.length).toFixed(3)} runMs=${Date.now() - startedAt}`,
-    );
-    expect(momentum.rateLimited).toBe(0);
-    expect(figures.busiest).toBeLessThanOrEqual(LIMIT.requests);
-    expect(figures.fullWindowFillPct.length).toBeGreaterThanOrEqual(2);
-    expect(figures.fullWindowFillPct.filter((pct) => pct < MIN_FILL_PCT)).toEqual([]);
-    expect([...sent.keys()].sort()).toEqual([...message!.notificationIds].sort());
-    expect([...sent.values()].filter((count) => count !== 1)).toEqual([]);
-    expect(accepted).toHaveLength(MEETINGS);
-    expect(claims / accepted.length).toBeLessThanOrEqual(1.2);
-  });
-});
+      // Assert
+      const accepted = momentum.accepted();
+      const figures = pacingFigures(
+        accepted.map((request) => request.receivedAt),
+        LIMIT,
+      );
+      const sent = timesSent(
+        accepted.map((request) => request.body),
+        notificationOfRemap,
+      );
+      console.log(
+        `[pacing] 3 bridges on PostgreSQL, ${rateLimitSetting(LIMIT)}, ${MEETINGS} remaps, one restarted: 429s=${momentum.rateLimited} busiest=${figures.busiest}/${LIMIT.requests} ` +
+          `perWindow=${figures.perWindow.join(',')} fullWindowFill%=${figures.fullWindowFillPct.join(',')} claimsPerCall=${(claims / accepted.length).toFixed(3)} runMs=${Date.now() - startedAt}`,
+      );
+      expect(momentum.rateLimited).toBe(0);
+      expect(figures.busiest).toBeLessThanOrEqual(LIMIT.requests);
+      expect(figures.fullWindowFillPct.length).toBeGreaterThanOrEqual(2);
+      expect(figures.fullWindowFillPct.filter((pct) => pct < MIN_FILL_PCT)).toEqual([]);
+      expect([...sent.keys()].sort()).toEqual([...message!.notificationIds].sort());
+      expect([...sent.values()].filter((count) => count !== 1)).toEqual([]);
+      expect(accepted).toHaveLength(MEETINGS);
+      expect(claims / accepted.length).toBeLessThanOrEqual(1.2);
+    });
+  },
+);

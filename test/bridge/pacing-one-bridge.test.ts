@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
+import { testDatabase } from '../support/real-store.ts';
 import { claimsOf, postRemaps, startPacedBridge, timesSent } from './support/paced-bridges.ts';
 
 /*
@@ -19,19 +17,16 @@ const LIMIT = { requests: 20, windowMs: 3_000 };
 const MIN_FILL_PCT = 95;
 const MEETINGS = 70; // 3.5 windows
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function arrange() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pacing-sqlite-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const database = testDatabase('sqlite', 'pacing-sqlite');
+  cleanups.push(database.drop);
   const momentum = await startStrictMomentum({ ...LIMIT, latencyMs: 20 });
   cleanups.push(() => momentum.close());
   const start = async () => {
     const bridge = await startPacedBridge({
-      databaseUrl: `sqlite:${path.join(dir, 'bridge.db')}`,
+      database,
       momentumUrl: momentum.url,
       rateLimit: rateLimitSetting(LIMIT),
     });

@@ -1,25 +1,23 @@
 import { readFileSync } from 'node:fs';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { bridgeUnderTest } from './support/bridge-under-test.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { MOMENTUM_KEY, startSalesforceBridge } from './support/salesforce-bridge.ts';
 
 /*
  * Issue 4 end to end through the real startBridge wiring: a sample Outbound Message in over HTTP,
  * the remap out at a fake Momentum, the owner's email looked up with jsforce at a fake Salesforce.
  */
 
-const ORG = '00D8d0000001XyZEAU';
 const OWNER = '0058d0000101XyZAAU';
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/salesforce/${name}`, import.meta.url), 'utf8');
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function momentumFake(): Promise<FakeMomentum> {
   const momentum = await startFakeMomentum();
@@ -27,28 +25,24 @@ async function momentumFake(): Promise<FakeMomentum> {
   return momentum;
 }
 
-const post = (url: string, xml: string) =>
-  fetch(`${url}/salesforce/outbound-message`, { method: 'POST', headers: { 'content-type': 'text/xml; charset=UTF-8', soapaction: '""' }, body: xml });
-
 describe('Salesforce Outbound Messages through startBridge', () => {
   it('when the sample Event message arrives, then Momentum receives the documented remap with the owner email, the flag and the API key', async () => {
     // Arrange
     const momentum = await momentumFake();
     const salesforce = await startFakeSalesforce({ clientId: 'bridge-app', clientSecret: 'right-secret', users: { [OWNER]: 'ana.rep@example.com' } });
     cleanups.push(salesforce.close);
-    const { bridge, dispose } = await bridgeUnderTest({
-      SALESFORCE_ORG_IDS: ORG,
-      MOMENTUM_API_BASE_URL: momentum.url,
-      MOMENTUM_API_KEY: 'mk-e2e-key',
-      REMAP_TRIGGER_SUMMARY: 'true',
-      SALESFORCE_LOGIN_URL: salesforce.url,
-      SALESFORCE_CLIENT_ID: 'bridge-app',
-      SALESFORCE_CLIENT_SECRET: 'right-secret',
+    const bridge = await startSalesforceBridge(momentum, {
+      env: {
+        REMAP_TRIGGER_SUMMARY: 'true',
+        SALESFORCE_LOGIN_URL: salesforce.url,
+        SALESFORCE_CLIENT_ID: 'bridge-app',
+        SALESFORCE_CLIENT_SECRET: 'right-secret',
+      },
     });
-    cleanups.push(dispose);
+    cleanups.push(bridge.stop);
 
     // Act
-    const ack = await post(bridge.url, fixture('event-opportunity.xml'));
+    const ack = await postOutboundMessage(bridge.url, fixture('event-opportunity.xml'));
     const [remap] = await momentum.waitFor(1);
 
     // Assert
@@ -56,7 +50,7 @@ describe('Salesforce Outbound Messages through startBridge', () => {
     expect(await ack.text()).toContain('<Ack>true</Ack>');
     expect(remap?.path).toBe('/v1/meeting/remap');
     expect(remap?.query).toEqual({ triggerSummary: 'true' });
-    expect(remap?.headers['x-api-key']).toBe('mk-e2e-key');
+    expect(remap?.headers['x-api-key']).toBe(MOMENTUM_KEY);
     expect(remap?.body).toEqual({
       salesforceRecords: { opportunityId: '0068d0000101XyZAAU', accountId: '0018d0000101XyZAAU' },
       meetingDetails: { title: 'Pricing review with Globex', startTime: '2026-03-02T16:00:00.000Z', hostEmail: 'ana.rep@example.com' },
@@ -67,23 +61,22 @@ describe('Salesforce Outbound Messages through startBridge', () => {
     // Arrange: one worker slot, held by a slow remap of another meeting while the two changes arrive.
     const momentum = await momentumFake();
     momentum.queue(replies.delayed(3_000));
-    const { bridge, dispose } = await bridgeUnderTest({
-      SALESFORCE_ORG_IDS: ORG,
-      MOMENTUM_API_BASE_URL: momentum.url,
-      MOMENTUM_API_KEY: 'mk-e2e-key',
-      WORKER_CONCURRENCY: '1',
+    const bridge = await startSalesforceBridge(momentum, {
+      env: {
+        WORKER_CONCURRENCY: '1',
+      },
     });
-    cleanups.push(dispose);
+    cleanups.push(bridge.stop);
     const sameEvent = { Id: '00U8d0000777XyZEAU', Subject: 'Globex QBR', StartDateTime: '2026-04-01T15:00:00.000Z' };
 
     // Act
-    await post(bridge.url, outboundMessage({ notifications: [eventNotification(1, { WhatId: '0068d0000101XyZAAU' })] }));
+    await postOutboundMessage(bridge.url, outboundMessage({ notifications: [eventNotification(1, { WhatId: '0068d0000101XyZAAU' })] }));
     await momentum.waitFor(1);
-    const older = await post(
+    const older = await postOutboundMessage(
       bridge.url,
       outboundMessage({ notifications: [{ ...eventNotification(2), fields: { ...sameEvent, WhatId: '0018d0000101XyZAAU' } }] }),
     );
-    const newer = await post(
+    const newer = await postOutboundMessage(
       bridge.url,
       outboundMessage({ notifications: [{ ...eventNotification(3), fields: { ...sameEvent, WhatId: '0068d0000202XyZAAU' } }] }),
     );

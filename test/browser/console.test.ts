@@ -6,10 +6,11 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { KEY } from '../admin/support/admin-app.ts';
-import { type BridgeLike, startBridgeLike } from '../admin/support/bridge-like.ts';
+import { startAdminBridge } from '../admin/support/admin-bridge.ts';
 import { storeEvent } from '../admin/support/seed.ts';
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import type { TestBridge } from '../support/test-bridge.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -24,7 +25,7 @@ describe.skipIf(!hasChromium)(
     let context: BrowserContext;
     let profile: string;
     let momentum: FakeMomentum;
-    let bridge: BridgeLike;
+    let bridge: TestBridge;
     let down: boolean;
     let page: Page;
     const problems: string[] = [];
@@ -57,7 +58,7 @@ describe.skipIf(!hasChromium)(
       momentum = await startFakeMomentum();
       down = true;
       momentum.script(() => (down ? replies.serverError(503) : replies.accept()));
-      bridge = await startBridgeLike({ momentum, retrySchedule: [0, 20] });
+      bridge = await startAdminBridge({ momentum, retrySchedule: [0, 20] });
       const ids: number[] = [];
       for (let index = 0; index < count; index += 1) {
         const answer = await fetch(`${bridge.url}/admin/meetings/remap`, {
@@ -68,7 +69,7 @@ describe.skipIf(!hasChromium)(
         ids.push(((await answer.json()) as { delivery: { id: number } }).delivery.id);
       }
       await waitFor('the deliveries to go dead', async () =>
-        (await Promise.all(ids.map((id) => bridge.store.getJob(id)))).every((job) => job?.state === 'dead'),
+        (await Promise.all(ids.map(async (id) => (await bridge.store()).getJob(id)))).every((job) => job?.state === 'dead'),
       );
       return ids;
     }
@@ -121,7 +122,7 @@ describe.skipIf(!hasChromium)(
       await page.screenshot({ path: path.join(ARTIFACTS, 'admin-console.png'), fullPage: true });
 
       const replayId = Number(await page.locator('#delivery-detail').getAttribute('data-id'));
-      const replay = await bridge.store.getJob(replayId);
+      const replay = await (await bridge.store()).getJob(replayId);
       expect(replay).toMatchObject({ state: 'succeeded', replayOf: second, payload: expect.objectContaining({ replay: true }) });
       expect(attemptsShown).toBe(2);
       expect(await page.locator('#status').textContent()).toBe(`Replay #${replayId} of delivery #${second} queued.`);
@@ -157,7 +158,7 @@ describe.skipIf(!hasChromium)(
     it('when an operator opens an inbound event, then its raw payload is shown as received, as text', async () => {
       await startWithDeadDeliveries(0);
       const raw = '<soapenv:Envelope><sf:Subject>&lt;b&gt;Demo&lt;/b&gt; <img src=x></sf:Subject></soapenv:Envelope>';
-      const event = await storeEvent(bridge.store, { key: '00U5w00000ConsoLAAB', rawPayload: raw });
+      const event = await storeEvent(await bridge.store(), { key: '00U5w00000ConsoLAAB', rawPayload: raw });
 
       await openConsole();
       await page.locator('.tab[data-tab="events"]').click();

@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
+import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
+import { ENGINES } from '../support/real-store.ts';
+import { signedHeaders, WEBHOOK_SECRET } from './support/signed-events.ts';
 
 /*
  * POST /calendar/events reads the Standard Webhooks headers under their `webhook-*` names or the
@@ -11,7 +12,7 @@ import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.t
  * strictly, and takes JSON in UTF-8 only.
  */
 
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const SECRET = WEBHOOK_SECRET;
 const OTHER = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
 const NOTHING = { messages: 0, events: 0, jobs: 0, calendars: 0 };
 const BODY = JSON.stringify({
@@ -26,10 +27,7 @@ const BODY = JSON.stringify({
 type Headers = Record<string, string>;
 
 /** A complete, correctly signed set of headers under `prefix` for BODY. */
-function signed(prefix: 'webhook' | 'svix', id = 'msg_2f8c', secret = SECRET): Headers {
-  const timestamp = Math.floor(Date.now() / 1000);
-  return { [`${prefix}-id`]: id, [`${prefix}-timestamp`]: String(timestamp), [`${prefix}-signature`]: signStandardWebhook(secret, id, timestamp, BODY) };
-}
+const signed = (prefix: 'webhook' | 'svix', id = 'msg_2f8c', secret = SECRET): Headers => signedHeaders(BODY, { prefix, id, secret });
 const without = (headers: Headers, name: string): Headers => Object.fromEntries(Object.entries(headers).filter(([key]) => key !== name));
 
 let harness: EngineApp | undefined;

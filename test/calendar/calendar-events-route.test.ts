@@ -1,52 +1,41 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { calendarEventsRouter } from '../../routes/calendar-events.ts';
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { listen } from '../google/support/listen.ts';
-import { openTestStore } from '../google/support/real-store.ts';
-import { storedCounts, storedEvents, storedJobs } from '../google/support/stored-rows.ts';
+import { listenRouters } from '../support/app-harness.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
+import { storedCounts, storedEvents, storedJobs } from '../support/stored-rows.ts';
+import { ROTATED_SECRET, signedHeaders, TEAMS_MEETING, WEBHOOK_SECRET } from './support/signed-events.ts';
 
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const ROTATED = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
+const SECRET = WEBHOOK_SECRET;
+const ROTATED = ROTATED_SECRET;
 const MAX_BODY = 4096;
 
-const body = {
-  version: 1,
-  id: 'AAMkAGI2TG93AAA=',
-  sourceType: 'MS_TEAMS',
-  title: 'Globex pricing review',
-  start: '2026-03-02T16:00:00Z',
-  end: '2026-03-02T16:30:00Z',
-  organizer: { email: 'ana.rep@example.com', name: 'Ana Rep' },
-  attendees: [{ email: 'hank.buyer@globex.test', name: 'Hank Buyer' }],
-  description: 'Follow-up',
-  salesforce: { opportunityId: '0065w000023STAm' },
-};
+const body = { ...TEAMS_MEETING, description: 'Follow-up', salesforce: { opportunityId: '0065w000023STAm' } };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function harness(secrets = [SECRET, ROTATED]) {
-  const { store, file, cleanup } = await openTestStore();
+  const { store, file, close: cleanup } = await openRealStore();
   const logs = captureLogs({ secrets });
-  const server = await listen(
+  const server = await listenRouters(
     [calendarEventsRouter({ config: { CALENDAR_WEBHOOK_SECRETS: secrets, CALENDAR_MAX_BODY: MAX_BODY }, store, logger: logs.logger })],
     logs.logger,
   );
   cleanups.push(cleanup, server.close);
   const send = (raw: string, options: { id?: string; timestamp?: number; secret?: string; signature?: string; contentType?: string } = {}) => {
-    const id = options.id ?? 'msg_2f8c';
-    const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+    const headers = signedHeaders(raw, {
+      id: options.id ?? 'msg_2f8c',
+      ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+      secret: options.secret ?? SECRET,
+    });
     return fetch(`${server.url}/calendar/events`, {
       method: 'POST',
       headers: {
         'content-type': options.contentType ?? 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': options.signature ?? signStandardWebhook(options.secret ?? SECRET, id, timestamp, raw),
+        ...headers,
+        ...(options.signature === undefined ? {} : { 'webhook-signature': options.signature }),
       },
       body: raw,
     });
@@ -95,7 +84,7 @@ describe('POST /calendar/events', () => {
 
     const forged = await h.send(JSON.stringify(body), { secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
     const tampered = await h.send(JSON.stringify({ ...body, title: 'changed' }), {
-      signature: signStandardWebhook(SECRET, 'msg_2f8c', Math.floor(Date.now() / 1000), JSON.stringify(body)),
+      signature: signedHeaders(JSON.stringify(body), { id: 'msg_2f8c' })['webhook-signature'],
     });
 
     expect([forged.status, tampered.status]).toEqual([401, 401]);

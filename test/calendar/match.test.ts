@@ -7,8 +7,8 @@ import { matchCalendarEvent, type MatchDeps } from '../../src/calendar/match.ts'
 import { normaliseGoogleEvent } from '../../src/google/normalise-google-event.ts';
 import { DEFAULT_EXPLICIT_ID_KEYS } from '../../src/mapping/default-rules.ts';
 import { SalesforceLookupError } from '../../src/salesforce/directory.ts';
+import type { Tables } from '../fakes/fake-salesforce-records.ts';
 import { directoryWith, queryKinds, sfId } from './support/directory-setup.ts';
-import type { Tables } from './support/fake-salesforce-records.ts';
 
 const GLOBEX = sfId('001', 1);
 const INITECH = sfId('001', 2);

@@ -1,7 +1,7 @@
 import { createHash, randomUUID, verify } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse } from 'node:http';
 
-import { listenOnLoopback } from './listen-on-loopback.ts';
+import { restartableServer } from '../support/listen-on-loopback.ts';
 
 /**
  * A fake Google on loopback: the OAuth token endpoint (checks the service account's RS256 JWT
@@ -82,8 +82,6 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
   const channels = new Map<string, FakeChannel>();
   const calendars = new Map<string, { history: Map<string, Version[]>; seq: number; epoch: number }>();
   const failures: Failure[] = [];
-  let server: Server | undefined;
-  let url = '';
 
   const calendar = (id: string) => {
     let state = calendars.get(id);
@@ -123,7 +121,7 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
       signed &&
       claims?.iss === options.serviceAccountEmail &&
       typeof claims.sub === 'string' &&
-      (claims.aud === GOOGLE_TOKEN_AUDIENCE || claims.aud === `${url}/token`) &&
+      (claims.aud === GOOGLE_TOKEN_AUDIENCE || claims.aud === `${loopback.url}/token`) &&
       typeof claims.exp === 'number' &&
       claims.exp * 1000 > Date.now();
     if (!valid) return send(res, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
@@ -197,7 +195,7 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
       kind: 'api#channel',
       id,
       resourceId,
-      resourceUri: `${url}/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events?alt=json`,
+      resourceUri: `${loopback.url}/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events?alt=json`,
       token: channel.token,
       expiration: String(channel.expiration),
     });
@@ -254,20 +252,17 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
     handleList(calendarId, Object.fromEntries(parsed.searchParams), res);
   };
 
+  const loopback = restartableServer((req, res) => void onRequest(req, res));
   return {
-    async start() {
-      server = createServer((req, res) => void onRequest(req, res));
-      url = await listenOnLoopback(server);
-      return url;
-    },
+    start: () => loopback.start(),
     get url() {
-      return url;
+      return loopback.url;
     },
     get tokenUrl() {
-      return `${url}/token`;
+      return `${loopback.url}/token`;
     },
     get calendarApiUrl() {
-      return `${url}/calendar/v3`;
+      return `${loopback.url}/calendar/v3`;
     },
     requests,
     tokensIssued,
@@ -311,7 +306,7 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
           'x-goog-message-number': String(pushOptions.messageNumber ?? 1),
           'x-goog-resource-id': channel.resourceId,
           'x-goog-resource-state': state,
-          'x-goog-resource-uri': `${url}/calendar/v3/calendars/${encodeURIComponent(channel.calendarId)}/events?alt=json`,
+          'x-goog-resource-uri': `${loopback.url}/calendar/v3/calendars/${encodeURIComponent(channel.calendarId)}/events?alt=json`,
           'x-goog-channel-expiration': new Date(channel.expiration).toUTCString(),
           ...(token === undefined ? {} : { 'x-goog-channel-token': token }),
         },
@@ -329,12 +324,7 @@ export function createFakeGoogle(options: { serviceAccountEmail: string; publicK
               ? request.path.endsWith('/channels/stop')
               : request.path.endsWith('/events'),
       ),
-    async close() {
-      if (!server) return;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server?.close(() => resolve()));
-      server = undefined;
-    },
+    close: () => loopback.close(),
   };
 }
 

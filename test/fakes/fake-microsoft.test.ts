@@ -9,8 +9,8 @@ import express from 'express';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 import { type FakeMicrosoft, type FakeMicrosoftOptions, startFakeMicrosoft } from './fake-microsoft.ts';
-import { listenOnLoopback } from './listen-on-loopback.ts';
 import { TEST_KEY_FILE, trustTestCertificate } from './trust-test-ca.ts';
 
 /*
@@ -133,7 +133,7 @@ async function receiver(mode: 'echo' | 'html-escape' | 'json' | 'silent' = 'echo
     res.status(200).type('text/plain').send(answer);
   });
   const server: Server = createServer(app);
-  const url = await listenOnLoopback(server);
+  const { url } = await listenOnLoopback(server);
   cleanups.push(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,11 +4,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 import { createCalendarStore, type GraphEvent, type GraphEventInput, type Mailbox } from './fake-microsoft-calendar.ts';
 import { aadError, checkTokenRequest, knowsTenant, type LoginConfig, openIdConfiguration, tenantNotFound } from './fake-microsoft-login.ts';
 import { graphInstant, parseClientInstant } from './fake-microsoft-time.ts';
 import { deliver, type Delivery, validateEndpoint, type ValidationAttempt, validationTokenFor } from './fake-microsoft-webhooks.ts';
-import { listenOnLoopback } from './listen-on-loopback.ts';
 import { TEST_CERT_FILE, TEST_KEY_FILE } from './trust-test-ca.ts';
 
 /**
@@ -519,9 +519,9 @@ export function createFakeMicrosoft(options: FakeMicrosoftOptions): FakeMicrosof
         { cert: readFileSync(TEST_CERT_FILE), key: readFileSync(TEST_KEY_FILE) },
         (req, res) => void onRequest('login')(req, res),
       );
-      loginUrl = (await listenOnLoopback(loginServer)).replace(/^http:/, 'https:');
+      loginUrl = (await listenOnLoopback(loginServer)).url.replace(/^http:/, 'https:');
       graphServer = createServer((req, res) => void onRequest('graph')(req, res));
-      graphUrl = `${await listenOnLoopback(graphServer)}/v1.0`;
+      graphUrl = `${(await listenOnLoopback(graphServer)).url}/v1.0`;
       return { loginUrl, graphUrl };
     },
     get loginUrl() {

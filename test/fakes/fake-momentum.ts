@@ -1,6 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 
-import { listenOnLoopback } from './listen-on-loopback.ts';
+import { restartableServer } from '../support/listen-on-loopback.ts';
 
 /**
  * A fake Momentum on loopback: records every request and answers as scripted, so tests see
@@ -70,24 +70,9 @@ export function createFakeMomentum(): FakeMomentum {
   const pending: FakeReply[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   let decide: ((request: RecordedRequest, index: number) => FakeReply) | undefined;
-  let server: Server | undefined;
-  let url = '';
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const rawBody = Buffer.concat(chunks).toString('utf8');
-    const parsedUrl = new URL(req.url ?? '/', 'http://fake.invalid');
-    const recorded: RecordedRequest = {
-      method: req.method ?? '',
-      path: parsedUrl.pathname,
-      query: Object.fromEntries(parsedUrl.searchParams),
-      headers: req.headers,
-      body: parseJson(rawBody),
-      rawBody,
-      receivedAt: Date.now(),
-      remotePort: req.socket.remotePort,
-    };
+    const recorded = await recordRequest(req);
     const index = requests.push(recorded) - 1;
     for (const waiter of waiters.filter((w) => requests.length >= w.count)) {
       waiters.splice(waiters.indexOf(waiter), 1);
@@ -96,14 +81,11 @@ export function createFakeMomentum(): FakeMomentum {
     sendReply(res, pending.shift() ?? decide?.(recorded, index) ?? replies.accept(), index);
   };
 
+  const loopback = restartableServer((req, res) => void onRequest(req, res));
   return {
-    async start() {
-      server = createServer((req, res) => void onRequest(req, res));
-      url = await listenOnLoopback(server);
-      return url;
-    },
+    start: () => loopback.start(),
     get url() {
-      return url;
+      return loopback.url;
     },
     requests,
     queue: (...next) => void pending.push(...next),
@@ -117,13 +99,7 @@ export function createFakeMomentum(): FakeMomentum {
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(requests.slice())) });
       });
     },
-    async close() {
-      if (!server) return;
-      // Hung replies hold their sockets open: cut them so close() returns.
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server?.close(() => resolve()));
-      server = undefined;
-    },
+    close: () => loopback.close(),
   };
 }
 
@@ -131,6 +107,27 @@ export async function startFakeMomentum(): Promise<FakeMomentum> {
   const fake = createFakeMomentum();
   await fake.start();
   return fake;
+}
+
+/**
+ * Reads a request to its end and records it as the Momentum fakes keep it (a JSON body parsed, else
+ * its text). `receivedAt` defaults to now, once the body is read.
+ */
+export async function recordRequest(req: IncomingMessage, receivedAt?: number): Promise<RecordedRequest> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const rawBody = Buffer.concat(chunks).toString('utf8');
+  const parsedUrl = new URL(req.url ?? '/', 'http://fake.invalid');
+  return {
+    method: req.method ?? '',
+    path: parsedUrl.pathname,
+    query: Object.fromEntries(parsedUrl.searchParams),
+    headers: req.headers,
+    body: parseJson(rawBody),
+    rawBody,
+    receivedAt: receivedAt ?? Date.now(),
+    remotePort: req.socket.remotePort,
+  };
 }
 
 function parseJson(text: string): unknown {

@@ -1,8 +1,7 @@
 import { type KeyObject, randomUUID, verify } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
-import { listenOnLoopback } from './listen-on-loopback.ts';
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 
 /**
  * A loopback Salesforce for the jsforce tests: the OAuth 2.0 token endpoint (JWT bearer grant,
@@ -155,7 +154,8 @@ export async function startFakeSalesforce(options: FakeSalesforceOptions): Promi
       }
     })();
   });
-  url = await listenOnLoopback(server);
+  const listening = await listenOnLoopback(server);
+  url = listening.url;
 
   return {
     url,
@@ -167,10 +167,6 @@ export async function startFakeSalesforce(options: FakeSalesforceOptions): Promi
       for (let i = 0; i < count; i += 1) failures.push(status);
     },
     expireTokens: () => liveTokens.clear(),
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
+    close: listening.close,
   };
 }

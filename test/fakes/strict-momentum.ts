@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-import { type RecordedRequest, replies, sendReply } from './fake-momentum.ts';
-import { listenOnLoopback } from './listen-on-loopback.ts';
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
+import { type RecordedRequest, recordRequest, replies, sendReply } from './fake-momentum.ts';
 
 /**
  * A Momentum that enforces its rate limit the strictest way: N requests per W as a sliding window
@@ -83,20 +83,7 @@ export async function startStrictMomentum(options: StrictMomentumOptions): Promi
     const parsedUrl = new URL(req.url ?? '/', 'http://strict.invalid');
     const isEndpoint = req.method === 'POST' && (parsedUrl.pathname === REMAP_PATH || parsedUrl.pathname === IMPORT_PATH);
     const status = !isEndpoint ? 404 : window.admit(receivedAt) ? 200 : 429;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const rawBody = Buffer.concat(chunks).toString('utf8');
-    const recorded: StrictRequest = {
-      method: req.method ?? '',
-      path: parsedUrl.pathname,
-      query: Object.fromEntries(parsedUrl.searchParams),
-      headers: req.headers,
-      body: parseJson(rawBody),
-      rawBody,
-      receivedAt,
-      remotePort: req.socket.remotePort,
-      status,
-    };
+    const recorded: StrictRequest = { ...(await recordRequest(req, receivedAt)), status };
     const index = requests.push(recorded) - 1;
     if (status === 404) return sendReply(res, replies.status(404, { error: 'Not found' }), index);
     if (status === 429) {
@@ -117,7 +104,7 @@ export async function startStrictMomentum(options: StrictMomentumOptions): Promi
   };
 
   const server: Server = createServer((req, res) => void onRequest(req, res));
-  const url = await listenOnLoopback(server);
+  const { url, close } = await listenOnLoopback(server);
   return {
     url,
     requests,
@@ -142,18 +129,6 @@ export async function startStrictMomentum(options: StrictMomentumOptions): Promi
         waiters.add(waiter);
       });
     },
-    async close() {
-      // Delayed answers hold their sockets open: cut them so close() returns.
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

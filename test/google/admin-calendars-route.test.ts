@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { adminRouter } from '../../routes/admin.ts';
 import { keyFingerprint } from '../../src/admin/api-keys.ts';
@@ -8,14 +8,12 @@ import { googleCalendarManager } from '../../src/google/calendar-manager.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
 import type { Store } from '../../src/store/types.ts';
 import { KEY, startAdminApp } from '../admin/support/admin-app.ts';
+import { listenRouters } from '../support/app-harness.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { googleSetup } from './support/google-setup.ts';
-import { listen } from './support/listen.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** The admin router with its real key check, its calendars managed through Google's channel manager. */
 async function harness() {
@@ -31,7 +29,7 @@ async function harness() {
   const config = parseConfig({ NODE_ENV: 'test', ADMIN_API_KEYS: KEY });
   // Only the calendar routes are called: the store behind the other admin routes is never reached.
   const router = adminRouter({ config, store: {} as Store, logger: logs.logger, calendars: { google: googleCalendarManager(manager) } });
-  const server = await listen([router], logs.logger);
+  const server = await listenRouters([router], logs.logger);
   cleanups.push(g.close, server.close);
   const call = (method: string, path: string, body?: unknown, key = KEY) =>
     fetch(`${server.url}${path}`, {

@@ -1,51 +1,71 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
-import type { Store } from '../../src/store/types.ts';
-import { directoryWith, sfId } from '../calendar/support/directory-setup.ts';
+import { sfId } from '../calendar/support/directory-setup.ts';
+import { postCalendarEvent } from '../calendar/support/signed-events.ts';
 import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
-import { type CalendarBridge, startCalendarBridge, WEBHOOK_SECRET } from './support/e2e-harness.ts';
+import { startFakeSalesforceRecords } from '../fakes/fake-salesforce-records.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import type { RealStore } from '../support/real-store.ts';
+import { openRealStore } from '../support/real-store.ts';
+import { storedJobs } from '../support/stored-rows.ts';
+import type { TestBridge } from '../support/test-bridge.ts';
+import { waitFor } from '../support/wait-for.ts';
+import { startCalendarBridge } from './support/calendar-bridge.ts';
+import { type ClockedCalendarBridge, startClockedCalendarBridge } from './support/clocked-calendar-bridge.ts';
 import { meetingEvent } from './support/google-setup.ts';
-import { openTestStore } from './support/real-store.ts';
 import { TEST_SERVICE_ACCOUNT, testKeyPair } from './support/service-account-key.ts';
 import { sqliteRunner } from './support/sql-runners.ts';
-import { storedJobs } from './support/stored-rows.ts';
 
 const ANA = 'ana.rep@example.com';
 const OPPORTUNITY = '0068d0000101XyZAAU';
 
 interface World {
-  store: Store;
+  database: RealStore & { file: string };
   file: string;
   google: FakeGoogle;
   momentum: FakeMomentum;
-  bridges: CalendarBridge[];
+  bridges: Array<{ url: string; stop(): Promise<void> }>;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function world(): Promise<World> {
-  const { store, file, cleanup } = await openTestStore();
+  const database = await openRealStore('sqlite', 'calendar-e2e');
   const google = await startFakeGoogle({ serviceAccountEmail: TEST_SERVICE_ACCOUNT, publicKeyPem: testKeyPair().publicKeyPem, pageSize: 2 });
   const momentum = await startFakeMomentum();
-  const w: World = { store, file, google, momentum, bridges: [] };
-  cleanups.push(cleanup, google.close, momentum.close, async () => {
+  const w: World = { database, file: database.file, google, momentum, bridges: [] };
+  cleanups.push(database.close, google.close, momentum.close, async () => {
     for (const bridge of w.bridges.splice(0)) await bridge.stop();
   });
   return w;
 }
 
-async function start(
-  w: World,
-  options: { now?: () => number; port?: number; directory?: Parameters<typeof startCalendarBridge>[0]['directory'] } = {},
-): Promise<CalendarBridge> {
-  const bridge = await startCalendarBridge({ store: w.store, file: w.file, google: w.google, momentum: w.momentum, calendars: [ANA], ...options });
+/**
+ * The whole bridge (startBridge) on the world's database, once its first round is done (as at
+ * start-up: a channel made and stored, a sync of the calendar enqueued).
+ */
+async function start(w: World, env: Record<string, string> = {}): Promise<TestBridge> {
+  const bridge = await startCalendarBridge({ google: w.google, momentum: w.momentum, calendars: [ANA], database: w.database, env });
+  w.bridges.push(bridge);
+  await waitFor(
+    'the first round of channel upkeep',
+    async () => (await activeChannelIds(w.file)).length > 0 && storedJobs(w.file).some((job) => job.kind === 'calendar-sync'),
+  );
+  return bridge;
+}
+
+/** The bridge on a clock the test moves, driven round by round (clocked-calendar-bridge.ts says why it is not startBridge). */
+async function startClocked(w: World, options: { now: () => number; port?: number }): Promise<ClockedCalendarBridge> {
+  const bridge = await startClockedCalendarBridge({
+    store: w.database.store,
+    file: w.file,
+    google: w.google,
+    momentum: w.momentum,
+    calendars: [ANA],
+    ...options,
+  });
   w.bridges.push(bridge);
   return bridge;
 }
@@ -116,10 +136,10 @@ describe('calendar webhooks end to end', () => {
 
   it('when a notification is dropped, then the backstop sync still brings the change to Momentum', async () => {
     const w = await world();
-    const bridge = await start(w);
+    // The backstop sync runs every second here (GOOGLE_BACKSTOP_SYNC), and no notification is pushed.
+    await start(w, { GOOGLE_BACKSTOP_SYNC: '1s' });
     w.google.upsertEvent(ANA, meetingEvent('evt-dropped', 30, { extendedProperties: { shared: { sfAccountId: '0018d0000101XyZAAU' } } }));
 
-    await bridge.scheduler.runOnce({ maintain: false });
     const [remap] = await w.momentum.waitFor(1);
 
     expect(remap?.body).toMatchObject({ source: { type: 'GOOGLE_CALENDAR', id: 'evt-dropped' }, salesforceRecords: { accountId: '0018d0000101XyZAAU' } });
@@ -148,7 +168,7 @@ describe('calendar webhooks end to end', () => {
     const w = await world();
     const clock = { offset: 0 };
     const now = () => Date.now() + clock.offset;
-    const bridge = await start(w, { now });
+    const bridge = await startClocked(w, { now });
     const [first] = await activeChannelIds(w.file);
 
     clock.offset = 0.85 * 3_600_000;
@@ -157,7 +177,7 @@ describe('calendar webhooks end to end', () => {
     await bridge.stop();
     w.bridges.splice(0);
     const watchesBeforeRestart = w.google.requestsOf('watch').length;
-    await start(w, { now, port: Number(new URL(bridge.url).port) });
+    await startClocked(w, { now, port: Number(new URL(bridge.url).port) });
     w.google.upsertEvent(ANA, meetingEvent('evt-after-restart', 8, { extendedProperties: { private: { sfLeadId: sfId('00Q', 3) } } }));
 
     expect(second).not.toBe(first);
@@ -173,7 +193,7 @@ describe('calendar webhooks end to end', () => {
   it('when a signed generic event names attendees only, then the attendee match reaches Momentum with its declared source type', async () => {
     const w = await world();
     const account = sfId('001', 1);
-    const { fake, directory } = await directoryWith({
+    const fake = await startFakeSalesforceRecords({
       contacts: [{ Id: sfId('003', 1), Email: 'hank.buyer@globex.test', AccountId: account }],
       opportunities: [
         {
@@ -188,7 +208,7 @@ describe('calendar webhooks end to end', () => {
       ],
     });
     cleanups.push(fake.close);
-    const bridge = await start(w, { directory });
+    const bridge = await start(w, { SALESFORCE_LOGIN_URL: fake.url, SALESFORCE_CLIENT_ID: 'bridge-app', SALESFORCE_CLIENT_SECRET: 'right-secret' });
     const raw = JSON.stringify({
       version: 1,
       id: 'outlook-123',
@@ -199,18 +219,8 @@ describe('calendar webhooks end to end', () => {
       organizer: { email: ANA },
       attendees: [{ email: 'hank.buyer@globex.test' }],
     });
-    const timestamp = Math.floor(Date.now() / 1000);
 
-    const response = await fetch(`${bridge.url}/calendar/events`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': 'msg_1',
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signStandardWebhook(WEBHOOK_SECRET, 'msg_1', timestamp, raw),
-      },
-      body: raw,
-    });
+    const response = await postCalendarEvent(bridge.url, raw, { id: 'msg_1' });
     const [remap] = await w.momentum.waitFor(1);
 
     expect(response.status).toBe(202);

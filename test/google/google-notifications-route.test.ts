@@ -1,29 +1,27 @@
 import { readFileSync } from 'node:fs';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { googleCalendarRouter } from '../../routes/google-calendar.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
+import { listenRouters } from '../support/app-harness.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
+import { storedCounts, storedJobs } from '../support/stored-rows.ts';
 import { googleSetup } from './support/google-setup.ts';
-import { listen } from './support/listen.ts';
-import { openTestStore } from './support/real-store.ts';
-import { storedCounts, storedJobs } from './support/stored-rows.ts';
 
 const ANA = 'ana.rep@example.com';
 const sample = JSON.parse(readFileSync(new URL('../fixtures/google/push-exists.json', import.meta.url), 'utf8')) as { headers: Record<string, string> };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** The route on a real port, a real store, and a live channel created through the fake Google. */
 async function harness() {
   const g = await googleSetup();
-  const { store, file, cleanup } = await openTestStore();
+  const { store, file, close: cleanup } = await openRealStore();
   const logs = captureLogs();
-  const server = await listen([googleCalendarRouter({ channels: g.channels, store, logger: logs.logger })], logs.logger);
+  const server = await listenRouters([googleCalendarRouter({ channels: g.channels, store, logger: logs.logger })], logs.logger);
   cleanups.push(g.close, cleanup, server.close);
   const manager = createChannelManager({ store: g.channels, client: g.client, publicBaseUrl: server.url, ttlMs: 3_600_000, logger: logs.logger });
   const { channel } = await manager.addCalendar(ANA);

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { Channel, ChannelStore } from '../../src/store/channel-store.ts';
 import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
-import { postgresRunner, sqliteRunner, TEST_DATABASE_URL, type TestRunner } from './support/sql-runners.ts';
+import { TEST_DATABASE_URL } from '../support/real-store.ts';
+import { postgresRunner, sqliteRunner, type TestRunner } from './support/sql-runners.ts';
 
 const engines: Array<[string, () => Promise<TestRunner>]> = [['sqlite', () => sqliteRunner()]];
 if (TEST_DATABASE_URL !== undefined) engines.push(['postgres', () => postgresRunner()]);

@@ -1,13 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createCalendarSyncHandler } from '../../src/google/sync-handler.ts';
 import { calendarSyncJob } from '../../src/google/sync-jobs.ts';
 import type { JobContext } from '../../src/jobs/types.ts';
 import type { Job, Store } from '../../src/store/types.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
+import { storedCounts, storedEvents, storedJobs } from '../support/stored-rows.ts';
 import { type GoogleSetup, googleSetup, meetingEvent } from './support/google-setup.ts';
-import { openTestStore } from './support/real-store.ts';
-import { storedCounts, storedEvents, storedJobs } from './support/stored-rows.ts';
 
 const ANA = 'ana.rep@example.com';
 const DAY_MS = 86_400_000;
@@ -20,14 +21,11 @@ interface Harness {
   now: number;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function harness(): Promise<Harness> {
   const g = await googleSetup({ pageSize: 2 });
-  const { store, file, cleanup } = await openTestStore();
+  const { store, file, close: cleanup } = await openRealStore();
   cleanups.push(g.close, cleanup);
   await g.channels.seedCalendars([ANA], Date.now());
   const handler = createCalendarSyncHandler({

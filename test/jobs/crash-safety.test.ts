@@ -1,32 +1,27 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
-import { startRecordingServer } from './fakes/recording-server.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { startRecordingServer } from '../fakes/recording-server.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { captureLogs } from '../support/log-capture.ts';
+import { testDatabase } from '../support/real-store.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
-import { waitFor } from './support/wait-for.ts';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 const LEASE_MS = 600;
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 describe('worker crash safety', () => {
   it('when the worker process is killed with SIGKILL mid-delivery, then a new worker on the same file delivers every job', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'jobs-crash-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const databaseUrl = `sqlite:${join(dir, 'bridge.db')}`;
+    const { url: databaseUrl, drop } = testDatabase('sqlite', 'jobs-crash');
+    cleanups.push(drop);
     // Slow replies keep several deliveries in flight when the kill lands.
     const recorder = await startRecordingServer((_request, seen) => ({ status: 200, delayMs: seen === 0 ? 250 : 0 }));
     cleanups.push(() => recorder.close());
@@ -50,7 +45,7 @@ describe('worker crash safety', () => {
     const orphaned = (await Promise.all(jobs.map((job) => store.getJob(job.id)))).filter((job) => job?.state === 'running');
     const worker = createWorker({
       store,
-      logger: captureLogger().logger,
+      logger: captureLogs({ level: 'info' }).logger,
       concurrency: 4,
       retrySchedule: [0, 50, 50, 50],
       leaseMs: LEASE_MS,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { createPacer } from '../../src/jobs/pacer.ts';
 import type { Store } from '../../src/store/types.ts';
-import { openTestStore } from './support/test-store.ts';
+import { openRealStore } from '../support/real-store.ts';
 
 /** A store that fails the test if pacing-off still reaches the database. */
 const untouchable = new Proxy({} as Store, {
@@ -11,9 +11,9 @@ const untouchable = new Proxy({} as Store, {
   },
 });
 
-const stores: Store[] = [];
+const closes: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
+  for (const close of closes.splice(0)) await close();
 });
 
 describe('createPacer', () => {
@@ -27,8 +27,8 @@ describe('createPacer', () => {
   });
 
   it('when a budget is paced and blocked after a 429, then its view shows no calls left until the block ends', async () => {
-    const store = await openTestStore();
-    stores.push(store);
+    const { store, close } = await openRealStore();
+    closes.push(close);
     const pacer = createPacer(store, [{ key: 'momentum', limit: { requests: 5, windowMs: 2_000 } }]);
     const until = Date.now() + 30_000;
 

@@ -1,19 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createPacer } from '../../src/jobs/pacer.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { busiestWindow } from '../../src/store/rate-log.ts';
-import { startRecordingServer } from './fakes/recording-server.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { startRecordingServer } from '../fakes/recording-server.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
-import { openTestStore } from './support/test-store.ts';
-import { waitFor } from './support/wait-for.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 const LIMIT = { requests: 5, windowMs: 1_500 };
 const KEY = 'momentum:key-1';
@@ -30,7 +28,7 @@ function pacedWorker(
 ) {
   const worker = createWorker({
     store: parts.store,
-    logger: captureLogger().logger,
+    logger: captureLogs({ level: 'info' }).logger,
     concurrency: 4,
     retrySchedule: [0, 50],
     leaseMs: 5_000,
@@ -48,13 +46,13 @@ function pacedWorker(
 
 describe('worker pacing', () => {
   it('when jobs outnumber the budget, then no window of its length ever holds more calls than the limit, and each job is claimed once', async () => {
-    const store = await openTestStore();
+    const { store, close: closeStore } = await openRealStore();
     const recorder = await startRecordingServer();
     const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
     let claims = 0;
     const close = async () => {
       await recorder.close();
-      await store.close();
+      await closeStore();
     };
     const worker = pacedWorker({ store, pacer, recorderUrl: recorder.url, close }, { onJobsClaimed: (jobs) => void (claims += jobs.length) });
     const jobs = await store.enqueue(Array.from({ length: 12 }, (_, index) => ({ kind: 'post', payload: { index }, rateKey: KEY })));
@@ -81,7 +79,7 @@ describe('worker pacing', () => {
 
   it('when stop() begins while a claim is under way, then the paced jobs it took are not run, go back to the queue, and give their call slots back', async () => {
     // Arrange: a claim that has taken its jobs and their slots, held until stop() has begun.
-    const inner = await openTestStore();
+    const { store: inner, close: closeStore } = await openRealStore();
     const recorder = await startRecordingServer();
     let holdClaims = true;
     const claimed = Promise.withResolvers<void>();
@@ -101,7 +99,7 @@ describe('worker pacing', () => {
     const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
     const close = async () => {
       await recorder.close();
-      await inner.close();
+      await closeStore();
     };
     const worker = pacedWorker({ store, pacer, recorderUrl: recorder.url, close });
     const jobs = await store.enqueue(Array.from({ length: 3 }, (_, index) => ({ kind: 'post', payload: { index }, rateKey: KEY })));
@@ -126,12 +124,12 @@ describe('worker pacing', () => {
     // Arrange: one call per 800 ms; a call takes at most 400 ms (its timeout).
     const limit = { requests: 1, windowMs: 800 };
     const callTimeoutMs = 400;
-    const store = await openTestStore();
+    const { store, close: closeStore } = await openRealStore();
     const recorder = await startRecordingServer();
     const pacer = createPacer(store, [{ key: KEY, limit, callTimeoutMs }]);
     const close = async () => {
       await recorder.close();
-      await store.close();
+      await closeStore();
     };
     const worker = pacedWorker({ store, pacer, recorderUrl: recorder.url, close }, { concurrency: 1, leaseMs: 60_000 });
     const [, live] = await store.enqueue([0, 1].map((index) => ({ kind: 'post', payload: { index }, rateKey: KEY })));
@@ -153,13 +151,13 @@ describe('worker pacing', () => {
   it('when a claim’s free slot goes to an older unpaced job, then a paced job is not claimed to wait behind it: its call slot stays free until a worker slot is', async () => {
     // Arrange: one slot; a fast unpaced job sets the claim-ahead pace, so the next claim could take a
     // slow unpaced job (the older) and a paced one together. The slow one is held 500 ms.
-    const store = await openTestStore();
+    const { store, close: closeStore } = await openRealStore();
     const recorder = await startRecordingServer((request) => ((request.body as { slow?: boolean }).slow ? { status: 200, delayMs: 500 } : { status: 200 }));
     const pacer = createPacer(store, [{ key: KEY, limit: LIMIT }]);
     const claims: number[][] = [];
     const worker = createWorker({
       store,
-      logger: captureLogger().logger,
+      logger: captureLogs({ level: 'info' }).logger,
       concurrency: 1,
       prefetch: 4,
       prefetchWindowMs: 60_000,
@@ -173,7 +171,7 @@ describe('worker pacing', () => {
     cleanups.push(async () => {
       await worker.stop(1_000);
       await recorder.close();
-      await store.close();
+      await closeStore();
     });
     const [, slow, paced] = await store.enqueue([
       { kind: 'post', payload: { fast: true } },

@@ -1,49 +1,28 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
-import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
-import { captureLogger } from './support/capture-logger.ts';
-import { waitFor } from './support/wait-for.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { captureLogs } from '../support/log-capture.ts';
+import { type Engine, openRealStore, TEST_DATABASE_URL } from '../support/real-store.ts';
+import { waitFor } from '../support/wait-for.ts';
 
-const DATABASE_URL = process.env.TEST_DATABASE_URL;
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
-async function sqliteStore(): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), 'jobs-refused-'));
-  const store = await openStore(`sqlite:${join(dir, 'bridge.db')}`);
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+/** The store of `engine`; the store itself is closed by runPoison's cleanup, its database dropped after it. */
+const storeOn = (engine: Engine) => async (): Promise<Store> => {
+  const { store, drop } = await openRealStore(engine, 'jobs-refused');
+  cleanups.push(drop);
   return store;
-}
+};
 
-async function postgresStore(): Promise<Store> {
-  const schema = `jobs_refused_${randomBytes(4).toString('hex')}`;
-  const store = await openStore(DATABASE_URL as string, { schema, poolMax: 4 });
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
-  });
-  return store;
-}
-
-const engines = [['SQLite', sqliteStore], ...(DATABASE_URL ? [['PostgreSQL', postgresStore] as const] : [])] as const;
+const engines = [['SQLite', storeOn('sqlite')], ...(TEST_DATABASE_URL ? [['PostgreSQL', storeOn('postgres')] as const] : [])] as const;
 
 async function runPoison(open: () => Promise<Store>, handler: JobHandler) {
   const store = await open();
-  const { logger, lines } = captureLogger();
+  const { logger, lines } = captureLogs({ level: 'info' });
   let runs = 0;
   const worker = createWorker({
     store,
@@ -82,9 +61,9 @@ describe.each(engines)('an outcome the database refuses (%s)', (_engine, open) =
 });
 
 // PostgreSQL text cannot hold U+0000 (SQLite can): only there is such an error text refused.
-describe.skipIf(!DATABASE_URL)('an outcome PostgreSQL refuses', () => {
+describe.skipIf(!TEST_DATABASE_URL)('an outcome PostgreSQL refuses', () => {
   it('when a retryable error text holds U+0000, then the job ends dead with the database reason instead of looping at every lease expiry', async () => {
-    const { job, runs } = await runPoison(postgresStore, async () => ({ kind: 'retryable', error: 'upstream said \u0000 nonsense' }));
+    const { job, runs } = await runPoison(storeOn('postgres'), async () => ({ kind: 'retryable', error: 'upstream said \u0000 nonsense' }));
 
     expect(job.lastError).toMatch(/^outcome could not be stored: invalid byte sequence for encoding "UTF8": 0x00/);
     expect(runs()).toBe(1);

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobHandler } from '../../src/jobs/types.ts';
 import type { Job } from '../../src/store/types.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { captureLogs } from '../support/log-capture.ts';
 
 const job = (kind: string) => ({ id: 1, kind, payload: {}, attempts: 0 }) as Job;
-const context = { logger: captureLogger().logger, signal: new AbortController().signal, now: Date.now };
+const context = { logger: captureLogs({ level: 'info' }).logger, signal: new AbortController().signal, now: Date.now };
 
 describe('createJobRegistry', () => {
   it('when a kind is registered, then its handler is the one returned', async () => {

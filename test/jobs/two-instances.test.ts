@@ -1,43 +1,33 @@
-import { randomBytes } from 'node:crypto';
-
 import pg from 'pg';
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { openStore } from '../../src/store/open-store.ts';
-import { startRecordingServer } from './fakes/recording-server.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { startRecordingServer } from '../fakes/recording-server.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { captureLogs } from '../support/log-capture.ts';
+import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
-import { waitFor } from './support/wait-for.ts';
 
-const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const JOBS = 2_000;
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
-describe.skipIf(!DATABASE_URL)(`two workers on one PostgreSQL schema${DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`, () => {
+describe.skipIf(!TEST_DATABASE_URL)(`two workers on one PostgreSQL schema${TEST_DATABASE_URL ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`, () => {
   it(`when two store instances drain ${JOBS} jobs together, then every job succeeds and none is sent twice`, async () => {
-    const url = DATABASE_URL!;
-    const schema = `jobs_two_${randomBytes(4).toString('hex')}`;
-    cleanups.push(async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    });
+    const database = testDatabase('postgres', 'jobs_two');
+    cleanups.push(database.drop);
     const recorder = await startRecordingServer();
     const dispatcher = new Agent({ connections: 16 });
     cleanups.push(async () => {
       await recorder.close();
       await dispatcher.close();
     });
-    const first = await openStore(url, { schema, poolMax: 4 });
-    const second = await openStore(url, { schema, poolMax: 4 });
+    const first = await openStore(database.url, { poolMax: 4 });
+    const second = await openStore(database.url, { poolMax: 4 });
     cleanups.push(async () => {
       await first.close();
       await second.close();
@@ -46,7 +36,7 @@ describe.skipIf(!DATABASE_URL)(`two workers on one PostgreSQL schema${DATABASE_U
     const workers = [first, second].map((store, index) =>
       createWorker({
         store,
-        logger: captureLogger('warn').logger,
+        logger: captureLogs({ level: 'warn' }).logger,
         concurrency: 4,
         retrySchedule: [0, 50, 50],
         leaseMs: 30_000,
@@ -74,9 +64,9 @@ describe.skipIf(!DATABASE_URL)(`two workers on one PostgreSQL schema${DATABASE_U
     // Both instances took a share of the queue.
     expect(finished.filter((event) => event.worker === 'instance-0').length).toBeGreaterThan(0);
     expect(finished.filter((event) => event.worker === 'instance-1').length).toBeGreaterThan(0);
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await client.connect();
-    const { rows } = await client.query(`SELECT state, count(*)::int AS count, max(attempts) AS attempts FROM ${schema}.jobs GROUP BY state`);
+    const { rows } = await client.query(`SELECT state, count(*)::int AS count, max(attempts) AS attempts FROM ${database.schema!}.jobs GROUP BY state`);
     await client.end();
     expect(rows).toEqual([{ state: 'succeeded', count: JOBS, attempts: 1 }]);
   }, 180_000);

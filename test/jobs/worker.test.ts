@@ -1,26 +1,24 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import type { JobFinishedEvent } from '../../src/jobs/run-job.ts';
 import type { JobHandler } from '../../src/jobs/types.ts';
 import { createWorker, type Worker, type WorkerOptions } from '../../src/jobs/worker.ts';
 import type { Store } from '../../src/store/types.ts';
-import { type Responder, startRecordingServer } from './fakes/recording-server.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { type Responder, startRecordingServer } from '../fakes/recording-server.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { createPostHandler } from './support/post-handler.ts';
-import { openTestStore } from './support/test-store.ts';
-import { waitFor } from './support/wait-for.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** A store, a recorder and a worker whose `post` kind POSTs to the recorder; the worker is not started. */
 async function setup(options: { responder?: Responder; handlers?: Record<string, JobHandler>; worker?: Partial<WorkerOptions> } = {}) {
-  const store = await openTestStore();
+  const { store, close: closeStore } = await openRealStore();
   const recorder = await startRecordingServer(options.responder);
-  const { logger, lines } = captureLogger();
+  const { logger, lines } = captureLogs({ level: 'info' });
   const finished: JobFinishedEvent[] = [];
   const registry = createJobRegistry({ post: createPostHandler({ url: recorder.url }), ...options.handlers });
   const worker = createWorker({
@@ -38,7 +36,7 @@ async function setup(options: { responder?: Responder; handlers?: Record<string,
   cleanups.push(async () => {
     await worker.stop(1_000);
     await recorder.close();
-    await store.close();
+    await closeStore();
   });
   return { store, recorder, worker, finished, lines };
 }
@@ -194,7 +192,7 @@ describe('createWorker', () => {
     // One job running and one claimed ahead fill this worker.
     const worker = createWorker({
       store: noisy,
-      logger: captureLogger().logger,
+      logger: captureLogs({ level: 'info' }).logger,
       concurrency: 1,
       prefetch: 1,
       retrySchedule: [0],
@@ -246,7 +244,7 @@ describe('createWorker', () => {
 
   it('when a job runs longer than its lease, then the lease is extended and no other worker runs it', async () => {
     const { store, recorder, worker } = await setup({ responder: () => ({ status: 200, delayMs: 600 }), worker: { leaseMs: 150 } });
-    const { logger } = captureLogger();
+    const { logger } = captureLogs({ level: 'info' });
     const rival: Worker = createWorker({
       store,
       logger,
@@ -280,7 +278,7 @@ describe('createWorker', () => {
     };
     const { store } = await setup();
     const failing: Store = { ...store, extendLeases: async () => Promise.reject(new Error('database unreachable')) };
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = captureLogs({ level: 'info' });
     // prefetch 0: this worker claims nothing more while its one slot is busy, so the rescuer gets the job.
     const worker = createWorker({
       store: failing,

@@ -1,8 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { runJob } from '../../src/jobs/run-job.ts';
@@ -13,10 +11,11 @@ import { createSalesforceApi } from '../../src/salesforce/jsforce-connection.ts'
 import { createJsforceDirectory } from '../../src/salesforce/jsforce-directory.ts';
 import { outboundMessageReceiver } from '../../src/salesforce/outbound-message-receiver.ts';
 import { createSalesforceEventMapper } from '../../src/salesforce/salesforce-event-mapper.ts';
-import { openStore } from '../../src/store/open-store.ts';
 import type { IngestResult, Job, Store } from '../../src/store/types.ts';
 import { type FakeSalesforce, startFakeSalesforce } from '../fakes/fake-salesforce.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
 
 const ORG = '00D8d0000001XyZEAU';
 const OWNER = '0058d0000101XyZAAU';
@@ -24,18 +23,11 @@ const HOUR = 3_600_000;
 const rules = builtInRules({ triggerSummary: false, triggerAiSignals: false });
 const fixture = (name: string) => readFileSync(`test/fixtures/salesforce/${name}`, 'utf8');
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function sqliteStore(): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), 'map-event-'));
-  const store = await openStore(`sqlite:${join(dir, 'bridge.db')}`);
-  cleanups.push(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { store, close } = await openRealStore('sqlite', 'map-event');
+  cleanups.push(close);
   return store;
 }
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { replies } from '../fakes/fake-momentum.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { storedCounts } from '../ingest/sqlite-counts.ts';
-import { type BridgeHarness, startBridgeHarness } from './support/bridge-harness.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { storedCounts } from '../support/stored-rows.ts';
+import { type BridgeHarness, startBridgeHarness } from './support/metrics-bridge.ts';
 import { families, sampleValue } from './support/prom-text.ts';
 
 const OPPORTUNITY = '0068d0000101XyZAAU';

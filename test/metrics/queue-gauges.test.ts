@@ -1,28 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { statusClass } from '../../src/metrics/bridge-metrics.ts';
 import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
-import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
 import { sampleValue } from './support/prom-text.ts';
 
-const dirs: string[] = [];
-const stores: Store[] = [];
+const closes: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const close of closes.splice(0)) await close();
 });
 
 async function sqliteStore(): Promise<Store> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'queue-gauges-'));
-  dirs.push(dir);
-  const store = await openStore(`sqlite:${path.join(dir, 'bridge.db')}`);
-  stores.push(store);
+  const { store, close } = await openRealStore('sqlite', 'queue-gauges');
+  closes.push(close);
   return store;
 }
 

@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 
 import pg from 'pg';
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { createApp } from '../../src/app.ts';
 import { type RunningBridge, startBridge } from '../../src/bridge.ts';
@@ -13,25 +10,19 @@ import { parseConfig } from '../../src/core/config.ts';
 import { bridgeReadiness } from '../../src/http/readiness-checks.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker, type Worker } from '../../src/jobs/worker.ts';
-import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
-import { eventNotification, notificationId, outboundMessage } from '../ingest/outbound-message-builder.ts';
+import { eventNotification, notificationId, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { asPostgresAdmin, openRealStore } from '../support/real-store.ts';
 import { sampleValue } from './support/prom-text.ts';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** A real SQLite store whose ping rejects while `down()` says so (the database file unreachable). */
 async function storeWithOutage(down: () => boolean): Promise<Store> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'readyz-'));
-  const store = await openStore(`sqlite:${path.join(dir, 'bridge.db')}`);
-  cleanups.push(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { store, close } = await openRealStore('sqlite', 'readyz');
+  cleanups.push(close);
   return { ...store, ping: () => (down() ? Promise.reject(new Error('SQLITE_IOERR: disk I/O error')) : store.ping()) };
 }
 
@@ -100,15 +91,7 @@ describe('GET /readyz', () => {
 
 const url = process.env.TEST_DATABASE_URL;
 
-async function admin(sql: string): Promise<pg.QueryResultRow[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const admin = (sql: string): Promise<pg.QueryResultRow[]> => asPostgresAdmin(async (client) => (await client.query(sql)).rows);
 
 describe.skipIf(!url)(`GET /readyz on PostgreSQL${url ? '' : ' (skipped: TEST_DATABASE_URL not set)'}`, () => {
   it("when the bridge's connections are terminated and new ones refused, then /readyz and inbound fail (never a false ack), and both recover by themselves", async () => {

@@ -3,20 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { chromium } from 'playwright-core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { ANA, fakeMicrosoft, removeDir, startMicrosoftBridge } from './support/ms-bridge.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 const KEY = 'admin-key-for-console-0001';
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 describe.skipIf(!hasChromium)(`the console's Calendars view in headless Chromium${hasChromium ? '' : ' (skipped: /usr/bin/chromium is missing)'}`, () => {
   it('when an operator opens Calendars, then each Microsoft 365 mailbox shows its subscription state, expiry and last sync, with no page error', async () => {

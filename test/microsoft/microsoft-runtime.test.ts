@@ -1,17 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { ConfigError, parseConfig } from '../../src/core/config.ts';
 import { createGraphClient } from '../../src/microsoft/graph-client.ts';
 import { createMicrosoftRuntime, graphScope } from '../../src/microsoft/microsoft-runtime.ts';
 import { createSubscriptionManager } from '../../src/microsoft/subscriptions.ts';
 import type { GraphSubscription, SubscriptionStore } from '../../src/store/subscription-store.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { ANA, CLIENT_ID, CLIENT_SECRET, fakeMicrosoft, freePort, TENANT, validationReceiver } from './support/ms-bridge.ts';
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 const deps = () => ({
   store: { ingest: async () => ({ created: [], duplicates: [] }), enqueue: async () => [] },

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { ANA, customerMeeting, fakeMicrosoft, type MicrosoftBridge, OPPORTUNITY, removeDir, startMicrosoftBridge } from './support/ms-bridge.ts';
 
 /*
@@ -15,10 +16,7 @@ import { ANA, customerMeeting, fakeMicrosoft, type MicrosoftBridge, OPPORTUNITY,
  * and of the Microsoft identity platform (HTTPS, a real MSAL client), and a fake Momentum.
  */
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function setup(options: { env?: Record<string, string>; clientCertificatePem?: string } = {}) {
   const microsoft = await fakeMicrosoft(options.clientCertificatePem ? { clientCertificatePem: options.clientCertificatePem } : {});

@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
 
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { type RunningBridge, startBridge } from '../../src/bridge.ts';
 import { parseConfig } from '../../src/core/config.ts';
 import { createMicrosoftRuntime } from '../../src/microsoft/microsoft-runtime.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { ANA, CLIENT_ID, CLIENT_SECRET, customerMeeting, fakeMicrosoft, freePort, TENANT, validationReceiver } from './support/ms-bridge.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** One schema per test: every bridge of the test shares it, as instances of one deployment do. */
 function newSchema(): string {

@@ -1,12 +1,9 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
-
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { createMomentumClient, type MomentumClient } from '../../src/momentum/client.ts';
 import type { RemapRequest } from '../../src/momentum/schemas.ts';
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
+import { freeLoopbackPort } from '../support/listen-on-loopback.ts';
 
 const request: RemapRequest = {
   source: { id: 'evt-1', type: 'GOOGLE_CALENDAR' },
@@ -144,11 +141,7 @@ describe('createMomentumClient', () => {
   });
 
   it('when nothing listens on the port, then the result is a network error', async () => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await freeLoopbackPort();
     const refused = makeClient({ apiBaseUrl: `http://127.0.0.1:${port}` });
 
     const result = await refused.remap(request, noFlags, { idempotencyKey: '1' });

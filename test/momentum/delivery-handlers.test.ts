@@ -7,9 +7,10 @@ import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
 import type { RemapDeliveryPayload } from '../../src/momentum/schemas.ts';
 import type { Store } from '../../src/store/types.ts';
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { captureLogs } from '../support/log-capture.ts';
+import { openRealStore } from '../support/real-store.ts';
 import { makeContext, makeJob, NOW, recordingPacer } from './support/handler-doubles.ts';
-import { enqueueAndClaim, openTestStore, recordSucceeded, spyLastSucceeded } from './support/real-store.ts';
+import { enqueueAndClaim, recordSucceeded, spyLastSucceeded } from './support/stored-jobs.ts';
 
 const RATE_KEY = 'momentum:test-key';
 const payload: RemapDeliveryPayload = {
@@ -27,7 +28,7 @@ describe('createRemapHandler', () => {
   beforeEach(async () => {
     fake = await startFakeMomentum();
     client = createMomentumClient({ apiBaseUrl: fake.url, receiverUrl: fake.url, importPath: '/user-provided-meeting', apiKey: 'k-123456', timeoutMs: 2_000 });
-    ({ store: realStore, cleanup: cleanupStore } = await openTestStore());
+    ({ store: realStore, close: cleanupStore } = await openRealStore());
   });
   afterEach(async () => {
     await client.close();
@@ -36,7 +37,7 @@ describe('createRemapHandler', () => {
   });
 
   const setup = (options: { timeoutMs?: number } = {}) => {
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = captureLogs();
     const limiter = recordingPacer();
     const store = spyLastSucceeded(realStore);
     const handlerClient =
@@ -63,8 +64,8 @@ describe('createRemapHandler', () => {
     expect(fake.requests[0]!.headers['idempotency-key']).toBe('7');
     expect(result.calledUpstream).toBe(true);
     expect(limiter.blocks).toEqual([]);
-    expect(lines.find((line) => line.message === 'remap forwarded')).toMatchObject({ level: 'debug', jobId: 7, status: 200, upstreamRequestId: 'req-42' });
-    expect(JSON.stringify(lines)).not.toContain('k-123456');
+    expect(lines().find((line) => line.message === 'remap forwarded')).toMatchObject({ level: 'debug', jobId: 7, status: 200, upstreamRequestId: 'req-42' });
+    expect(JSON.stringify(lines())).not.toContain('k-123456');
   });
 
   it('when the payload fails its schema, then the job is dead as invalid_request and nothing is sent', async () => {
@@ -192,7 +193,7 @@ describe('createRemapHandler', () => {
   });
 
   it('when Momentum answers 429, then the budget in the store is blocked for every instance until Retry-After', async () => {
-    const { logger } = captureLogger();
+    const { logger } = captureLogs();
     const pacer = createPacer(realStore, [{ key: RATE_KEY, limit: { requests: 100, windowMs: 900_000 } }]);
     const handler = createRemapHandler({ client, store: realStore, pacer, rateKey: RATE_KEY, logger });
     fake.queue(replies.rateLimited('120'));
@@ -275,7 +276,7 @@ describe('createRemapHandler', () => {
   });
 
   it('when Momentum is unreachable, then the job is retryable as a network error', async () => {
-    const { logger } = captureLogger();
+    const { logger } = captureLogs();
     const unreachable = createMomentumClient({ apiBaseUrl: fake.url, receiverUrl: fake.url, importPath: '/x', apiKey: 'k', timeoutMs: 2_000 });
     await fake.close();
     const handler = createRemapHandler({ client: unreachable, store: realStore, rateKey: RATE_KEY, logger });
@@ -309,7 +310,7 @@ describe('createImportHandler', () => {
   });
 
   it('when the import is valid, then it is posted to the import path and succeeds', async () => {
-    const { logger } = captureLogger();
+    const { logger } = captureLogs();
     const limiter = recordingPacer();
     const request = {
       meeting: { id: 'm-1', title: 'Demo', startTime: '2026-05-08T13:00:00Z', attendees: [{ email: 'a@example.com', isInternal: false, name: 'A' }] },
@@ -328,7 +329,7 @@ describe('createImportHandler', () => {
   });
 
   it('when the meeting id was imported successfully before, then it is skipped as already imported and nothing is sent, unless it is a replay', async () => {
-    const { logger } = captureLogger();
+    const { logger } = captureLogs();
     const earlier = makeJob({ id: 40, kind: 'import', state: 'succeeded', coalesceKey: 'import:m-1' });
     const handler = createImportHandler({ client, pacer: recordingPacer(), rateKey: RATE_KEY, logger, store: { lastSucceeded: async () => earlier } });
     const request = { meeting: { id: 'm-1', title: 'Demo' } };
@@ -344,7 +345,7 @@ describe('createImportHandler', () => {
   });
 
   it('when the import payload fails its schema, then it is dead and nothing is sent', async () => {
-    const { logger } = captureLogger();
+    const { logger } = captureLogs();
     const handler = createImportHandler({ client, pacer: recordingPacer(), rateKey: RATE_KEY, logger, store: { lastSucceeded: async () => undefined } });
 
     const result = await handler(makeJob({ kind: 'import', payload: { request: { meeting: { startTime: 'soon' } } } }), makeContext(logger));

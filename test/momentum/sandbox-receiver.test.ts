@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { createMomentumClient, type MomentumClient } from '../../src/momentum/client.ts';
 import { type SandboxReceiver, startSandboxReceiver } from '../../src/momentum/sandbox-receiver.ts';
-import { captureLogger } from './support/capture-logger.ts';
+import { captureLogs } from '../support/log-capture.ts';
 
 const remap = { source: { id: 'evt-1', type: 'GOOGLE_CALENDAR' }, salesforceRecords: { opportunityId: '0065w000023STAmAAO' } };
 
@@ -17,7 +17,7 @@ describe('startSandboxReceiver', () => {
   });
 
   const start = async () => {
-    const captured = captureLogger();
+    const captured = captureLogs();
     receiver = await startSandboxReceiver(captured.logger);
     client = createMomentumClient({
       apiBaseUrl: receiver.url,
@@ -37,7 +37,7 @@ describe('startSandboxReceiver', () => {
     expect(receiver.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(result).toMatchObject({ kind: 'success', status: 200 });
     expect(result.kind === 'success' && result.requestId).toMatch(/^sandbox-/);
-    const logged = lines.filter((line) => line.sandbox === true);
+    const logged = lines().filter((line) => line.sandbox === true);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({
       level: 'warn',
@@ -56,7 +56,7 @@ describe('startSandboxReceiver', () => {
     const result = await client.importMeeting(body, { idempotencyKey: '3' });
 
     expect(result.kind).toBe('success');
-    expect(lines.filter((line) => line.sandbox === true)).toEqual([expect.objectContaining({ path: '/user-provided-meeting', body })]);
+    expect(lines().filter((line) => line.sandbox === true)).toEqual([expect.objectContaining({ path: '/user-provided-meeting', body })]);
   });
 
   it("when a remap breaks Momentum's rules, then the sandbox answers 400 with the problem and logs no remap", async () => {
@@ -69,7 +69,7 @@ describe('startSandboxReceiver', () => {
     );
 
     expect(result).toMatchObject({ kind: 'http_error', status: 400, excerpt: '(root): a remap needs source or meetingDetails' });
-    expect(lines.filter((line) => line.sandbox === true)).toHaveLength(0);
+    expect(lines().filter((line) => line.sandbox === true)).toHaveLength(0);
   });
 
   it('when something other than a POST arrives, then it is refused with 405', async () => {
@@ -87,6 +87,6 @@ describe('startSandboxReceiver', () => {
     const response = await fetch(`${receiver.url}/v1/meeting/remap`, { method: 'POST', body: 'not json', headers: { 'content-type': 'application/json' } });
 
     expect(response.status).toBe(400);
-    expect(lines.filter((line) => line.sandbox === true)).toHaveLength(0);
+    expect(lines().filter((line) => line.sandbox === true)).toHaveLength(0);
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { waitForBridge } from './support/bridge-diagnostics.ts';
 import { bridgeEnv, reportSummary, scenarioDir } from './support/bridge-env.ts';
 import { duplicatesIn, forwardedCounts } from './support/momentum-traffic.ts';

@@ -3,11 +3,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
+import { databaseUrlWithSchema, newSchemaName } from '../support/real-store.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 import { waitForBridge } from './support/bridge-diagnostics.ts';
 import { bridgeEnv, reportSummary } from './support/bridge-env.ts';
 import { duplicatesIn, forwardedCounts } from './support/momentum-traffic.ts';
-import { bridgeApplicationName, connectAdmin, databaseUrlWithSchema, newSchemaName } from './support/postgres-admin.ts';
+import { bridgeApplicationName, connectAdmin } from './support/postgres-admin.ts';
 import { buildLoad, countOutcomes, type LoadMessage, postLoad, type PostOutcome } from './support/salesforce-load.ts';
 import { postgresState, unfinished } from './support/stored-state.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { storedCounts } from '../ingest/sqlite-counts.ts';
+import { storedCounts } from '../support/stored-rows.ts';
 import { reportSummary } from './support/bridge-env.ts';
 import { headersFor, hostileDelivery, isAcceptable } from './support/calendar-deliveries.ts';
 import { parseOutcome, postSoap, startTarget, type Target } from './support/fuzz-target.ts';

@@ -2,10 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { startStrictMomentum } from '../fakes/strict-momentum.ts';
 import { pacingFigures, rateLimitSetting } from '../support/pacing-figures.ts';
+import { databaseUrlWithSchema, newSchemaName } from '../support/real-store.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 import { waitForBridge } from './support/bridge-diagnostics.ts';
 import { bridgeEnv, reportSummary } from './support/bridge-env.ts';
-import { connectAdmin, databaseUrlWithSchema, newSchemaName } from './support/postgres-admin.ts';
+import { connectAdmin } from './support/postgres-admin.ts';
 import { buildLoad, notificationOfRemap, postMessage } from './support/salesforce-load.ts';
 import { postgresState, unfinished } from './support/stored-state.ts';
 

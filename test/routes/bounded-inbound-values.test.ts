@@ -1,11 +1,12 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
 import { KEY } from '../admin/support/admin-app.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { readFault } from '../ingest/soap-reply-reader.ts';
-import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
+import { signedHeaders, WEBHOOK_SECRET } from '../calendar/support/signed-events.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { readFault } from '../salesforce/support/soap-reply-reader.ts';
+import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
+import { ENGINES } from '../support/real-store.ts';
 
 /*
  * An id is an id: every inbound value that is stored as a key or logged is checked for shape and
@@ -13,7 +14,7 @@ import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.t
  * a request grows with what the request carried.
  */
 
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const SECRET = WEBHOOK_SECRET;
 const ORG_15 = '00D8d0000001XyZ';
 /** The most any log line about one request may take, whatever it carried (100 kB values below). */
 const LINE_MAX = 2048;
@@ -160,14 +161,11 @@ for (const { engine, skip, title } of ENGINES) {
     });
 
     const sendEvent = (id: string, header: 'webhook' | 'svix' = 'webhook') => {
-      const timestamp = Math.floor(Date.now() / 1000);
       const body = '{"version":1}';
       return request(h.app)
         .post('/calendar/events')
         .set('Content-Type', 'application/json')
-        .set(`${header}-id`, id)
-        .set(`${header}-timestamp`, String(timestamp))
-        .set(`${header}-signature`, signStandardWebhook(SECRET, id, timestamp, body))
+        .set(signedHeaders(body, { id, prefix: header }))
         .send(body);
     };
 

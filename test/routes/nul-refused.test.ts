@@ -1,14 +1,15 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { signStandardWebhook } from '../../src/calendar/standard-webhooks.ts';
-import { eventNotification, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { readFault } from '../ingest/soap-reply-reader.ts';
-import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.ts';
+import { signedHeaders, TEAMS_MEETING, WEBHOOK_SECRET } from '../calendar/support/signed-events.ts';
+import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { readFault } from '../salesforce/support/soap-reply-reader.ts';
+import { type EngineApp, startEngineApp } from '../support/app-harness.ts';
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
+import { ENGINES } from '../support/real-store.ts';
 
 /*
  * U+0000 (and text like it that no store keeps faithfully) is refused with a 400 at every inbound
@@ -16,7 +17,7 @@ import { type EngineApp, ENGINES, startEngineApp } from '../support/engine-app.t
  * message holding one would be stored on SQLite only, or leave a job failing on every retry.
  */
 
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const SECRET = WEBHOOK_SECRET;
 const ORG_15 = '00D8d0000001XyZ';
 const NOTHING = { messages: 0, events: 0, jobs: 0, calendars: 0 };
 
@@ -84,28 +85,15 @@ for (const { engine, skip, title } of ENGINES) {
   });
 
   describe.skipIf(skip)(`POST /calendar/events ${title}`, () => {
-    const event = {
-      version: 1,
-      id: 'AAMkAGI2TG93AAA=',
-      sourceType: 'MS_TEAMS',
-      title: 'Globex pricing review',
-      start: '2026-03-02T16:00:00Z',
-      end: '2026-03-02T16:30:00Z',
-      organizer: { email: 'ana.rep@example.com', name: 'Ana Rep' },
-      attendees: [{ email: 'hank.buyer@globex.test', name: 'Hank Buyer' }],
-    };
+    const event = TEAMS_MEETING;
     let sent = 0;
     /** Signs and posts the body exactly as given (JSON text, so `\u0000` arrives as the six characters of its escape). */
     const send = (h: EngineApp, raw: string) => {
-      const id = `msg_${++sent}`;
-      const timestamp = Math.floor(Date.now() / 1000);
       return (
         request(h.app)
           .post('/calendar/events')
           .set('Content-Type', 'application/json')
-          .set('webhook-id', id)
-          .set('webhook-timestamp', String(timestamp))
-          .set('webhook-signature', signStandardWebhook(SECRET, id, timestamp, raw))
+          .set(signedHeaders(raw, { id: `msg_${++sent}` }))
           // A string goes out as its UTF-8 bytes, exactly those signed (a Buffer would be serialised as JSON).
           .send(raw)
       );
@@ -217,10 +205,9 @@ for (const { engine, skip, title } of ENGINES) {
 
     it('when a raw NUL is in a header, then Node answers 400 before the app runs, and no sync job is stored', async () => {
       const h = await live();
-      const server: Server = h.app.listen(0, '127.0.0.1');
-      await once(server, 'listening');
+      const server = await listenOnLoopback(h.app);
       try {
-        const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+        const socket = connect(server.port, '127.0.0.1');
         const head = [
           'POST /calendar/google/notifications HTTP/1.1',
           'Host: bridge',
@@ -239,8 +226,7 @@ for (const { engine, skip, title } of ENGINES) {
         expect(await jobs(h)).toBe(0);
         expect(h.logs.lines().filter((line) => line.message === 'request')).toEqual([]);
       } finally {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await server.close();
       }
     });
 

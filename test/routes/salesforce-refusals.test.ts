@@ -11,8 +11,8 @@ import {
   ORG_ID,
   outboundMessage,
   XXE_MESSAGE,
-} from '../ingest/outbound-message-builder.ts';
-import { expectRefused, type Harness, PATH, startHarness } from '../ingest/salesforce-route-harness.ts';
+} from '../salesforce/support/outbound-message-builder.ts';
+import { expectRefused, type Harness, PATH, startHarness } from '../salesforce/support/salesforce-route-harness.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/salesforce/${name}`, import.meta.url), 'utf8');
 const valid = () => outboundMessage({ notifications: notifications(1) });

@@ -4,9 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { ACK_ENVELOPE } from '../../src/salesforce/soap-replies.ts';
 import type { InboundEvent } from '../../src/store/types.ts';
-import { eventNotification, notificationId, notifications, ORG_ID, otherPrefixesMessage, outboundMessage } from '../ingest/outbound-message-builder.ts';
-import { expectRefused, type Harness, startHarness, withFailingIngest } from '../ingest/salesforce-route-harness.ts';
-import { storedCounts, storedEventIds, storedJobs, storedRawPayloads } from '../ingest/sqlite-counts.ts';
+import {
+  eventNotification,
+  notificationId,
+  notifications,
+  ORG_ID,
+  otherPrefixesMessage,
+  outboundMessage,
+} from '../salesforce/support/outbound-message-builder.ts';
+import { expectRefused, type Harness, startHarness, withFailingIngest } from '../salesforce/support/salesforce-route-harness.ts';
+import { storedCounts, storedEventIds, storedJobs, storedRawPayloads } from '../support/stored-rows.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/salesforce/${name}`, import.meta.url), 'utf8');
 
@@ -46,7 +53,7 @@ describe('POST /salesforce/outbound-message', () => {
     expect(storedCounts(harness.file)).toEqual({ messages: 1, events: count, jobs: count });
     const events = await storedEvents(harness);
     expect(events.every((event) => event.source === 'salesforce' && event.senderId === ORG_ID && event.state === 'received')).toBe(true);
-    expect(storedJobs(harness.file)).toEqual(
+    expect(storedJobs(harness.file).map(({ kind, payload, eventId, state }) => ({ kind, payload, eventId, state }))).toEqual(
       events.map((event) => ({ kind: 'map-event', payload: { eventId: event.id }, eventId: event.id, state: 'pending' })),
     );
   });

@@ -1,6 +1,5 @@
-import { afterEach } from 'vitest';
-
 import type { InboundEvent, NewInboundMessage, NewJob, Store } from '../../src/store/types.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 
 /** How the conformance suite gets databases from an engine: a fresh, empty one per test. */
 export interface StoreHarness {
@@ -22,10 +21,7 @@ export interface Fixture {
 
 /** Registers cleanup for the enclosing describe: every store opened is closed, every database disposed. */
 export function useFixture(harness: StoreHarness): Fixture {
-  const cleanups: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const cleanups = cleanupAfterEach();
   const track = async (open: () => Promise<Store>) => {
     const store = await open();
     cleanups.push(() => store.close());

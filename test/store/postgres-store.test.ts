@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import winston from 'winston';
 
@@ -8,6 +7,8 @@ import { openStore } from '../../src/store/open-store.ts';
 import { openPostgresStore } from '../../src/store/postgres/store.ts';
 import { SQL } from '../../src/store/sql.ts';
 import type { Job, Store } from '../../src/store/types.ts';
+import { asPostgresAdmin } from '../support/real-store.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { registerStoreConformance } from './conformance.ts';
 import { job, T0 } from './conformance-fixture.ts';
 
@@ -18,24 +19,11 @@ const prefix = `store_test_${randomBytes(4).toString('hex')}`;
 let schemas = 0;
 const newSchema = () => `${prefix}_${++schemas}`;
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const admin = asPostgresAdmin;
 const dropSchema = (schema: string) => admin((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
 
-async function waitFor(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** How long a wake-up, a reconnect or a backend exit may take before the test fails. */
+const WAIT_MS = 10_000;
 
 describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL not set)'}`, () => {
   registerStoreConformance({
@@ -91,7 +79,7 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
 
       await b.enqueue([job()]);
 
-      await waitFor(() => wakes > 0, 'a wake-up on the other instance');
+      await waitFor('a wake-up on the other instance', () => wakes > 0, WAIT_MS);
       expect(wakes).toBeGreaterThan(0);
     });
 
@@ -114,7 +102,7 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
         attempt: { startedAt: T0, durationMs: 7, status: 200, upstreamRequestId: 'req-pg-1' },
       });
 
-      await waitFor(() => wakes > 0, 'a wake-up on the other instance');
+      await waitFor('a wake-up on the other instance', () => wakes > 0, WAIT_MS);
       expect(finished).toBe(true);
       expect(whileRunning).toEqual([]);
       expect((await a.claim({ owner: 'a-worker', limit: 5, leaseMs: 60_000 })).map((claimed) => claimed.id)).toEqual([next!.id]);
@@ -131,13 +119,13 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
         async (client) =>
           (await client.query('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query = $1', [`LISTEN "bridge_jobs_${schema}"`])).rows,
       );
-      await waitFor(() => reconnects > 0, 'the listener to reconnect');
+      await waitFor('the listener to reconnect', () => reconnects > 0, WAIT_MS);
       let wakes = 0;
       a.onJobsAvailable(() => (wakes += 1));
 
       await b.enqueue([job()]);
 
-      await waitFor(() => wakes > 0, 'a wake-up after the reconnect');
+      await waitFor('a wake-up after the reconnect', () => wakes > 0, WAIT_MS);
       expect(killed.length).toBeGreaterThanOrEqual(2);
     });
 
@@ -149,7 +137,7 @@ describe.skipIf(!url)(`postgres store${url ? '' : ' (skipped: TEST_DATABASE_URL 
         (await client.query('SELECT pg_terminate_backend(pid), pid FROM pg_stat_activity WHERE application_name = $1', [appName])).rows.map((row) => row.pid),
       );
       await admin((client) =>
-        waitFor(async () => (await client.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1)', [pids])).rowCount === 0, 'the backends to exit'),
+        waitFor('the backends to exit', async () => (await client.query('SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1)', [pids])).rowCount === 0, WAIT_MS),
       );
 
       const [created] = await store.enqueue([job()]);

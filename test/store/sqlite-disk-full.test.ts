@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { openStore } from '../../src/store/open-store.ts';
 import { watchSqliteConnectionsForTests } from '../../src/store/sqlite/store.ts';
 import { diskFailureReason, PROBE_INTERVAL_MS } from '../../src/store/sqlite/write-health.ts';
 import type { Store } from '../../src/store/types.ts';
-import { waitFor } from '../jobs/support/wait-for.ts';
+import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs, type LogCapture } from '../support/log-capture.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { job } from './conformance-fixture.ts';
 
 /*
@@ -19,10 +20,7 @@ import { job } from './conformance-fixture.ts';
  * "database or disk is full". Set to 1 it stops at the pages the database has.
  */
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 interface DiskFullStore {
   store: Store;

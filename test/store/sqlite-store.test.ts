@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { migrationsFor } from '../../src/store/migrations.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { SQL, toSqlite } from '../../src/store/sql.ts';
 import { registerStoreConformance } from './conformance.ts';
@@ -45,7 +46,7 @@ describe('sqlite store', () => {
           .prepare('SELECT version FROM schema_migrations')
           .all()
           .map((row) => row.version),
-      ).toEqual([1, 2, 3, 4]);
+      ).toEqual(migrationsFor('sqlite').map((migration) => migration.version));
       raw.close();
     });
 

@@ -1,26 +1,24 @@
-import { startBridge } from '../../../src/bridge.ts';
-import { parseConfig } from '../../../src/core/config.ts';
 import { sampleValue } from '../../metrics/support/prom-text.ts';
-import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
+import { postOutboundMessage } from '../../salesforce/support/post-outbound-message.ts';
+import type { TestDatabase } from '../../support/real-store.ts';
+import { startTestBridge, type TestBridge } from '../../support/test-bridge.ts';
 
 /**
- * Bridges as operators run them (the real startBridge: store, worker, pacer, admin API, metrics)
- * on one database, pointed at one upstream, for the pacing and meeting-order tests.
+ * Bridges as operators run them (startTestBridge: the real startBridge with its store, worker,
+ * pacer, admin API and metrics) on one database, pointed at one upstream, for the pacing and
+ * meeting-order tests.
  */
 
 export const ADMIN_KEY = 'pacing-admin-key-0123456789abcdef';
 export const MOMENTUM_KEY = 'mk-pacing-test-key';
 export const ORG = '00D8d0000001XyZEAU';
 
-export interface PacedBridge {
-  url: string;
-  logs: LogCapture;
-  /** Graceful stop (SIGTERM's path): running jobs finish, claimed ones go back to the queue. Idempotent. */
-  stop(): Promise<void>;
-}
+/** `stop()` is the graceful stop (SIGTERM's path): running jobs finish, claimed ones go back to the queue. Idempotent. */
+export type PacedBridge = TestBridge;
 
 export interface PacedBridgeOptions {
-  databaseUrl: string;
+  /** Shared by every bridge of a test; dropped by the test. */
+  database: TestDatabase;
   momentumUrl: string;
   /** MOMENTUM_RATE_LIMIT. */
   rateLimit: string;
@@ -29,27 +27,23 @@ export interface PacedBridgeOptions {
 }
 
 export async function startPacedBridge(options: PacedBridgeOptions): Promise<PacedBridge> {
-  const config = parseConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: options.databaseUrl,
-    DATABASE_POOL_MAX: '4',
-    ADMIN_API_KEYS: ADMIN_KEY,
-    ADMIN_AUTH_FAILURE_LIMIT: 'off',
-    INBOUND_RATE_LIMIT: 'off',
-    SALESFORCE_ORG_IDS: ORG,
-    MOMENTUM_API_KEY: MOMENTUM_KEY,
-    MOMENTUM_API_BASE_URL: options.momentumUrl,
-    MOMENTUM_RECEIVER_URL: options.momentumUrl,
-    MOMENTUM_TIMEOUT_MS: '5000',
-    MOMENTUM_RATE_LIMIT: options.rateLimit,
-    SHUTDOWN_TIMEOUT_MS: '5000',
-    ...options.env,
+  return startTestBridge({
+    database: options.database,
+    env: {
+      DATABASE_POOL_MAX: '4',
+      ADMIN_API_KEYS: ADMIN_KEY,
+      ADMIN_AUTH_FAILURE_LIMIT: 'off',
+      INBOUND_RATE_LIMIT: 'off',
+      SALESFORCE_ORG_IDS: ORG,
+      MOMENTUM_API_KEY: MOMENTUM_KEY,
+      MOMENTUM_API_BASE_URL: options.momentumUrl,
+      MOMENTUM_RECEIVER_URL: options.momentumUrl,
+      MOMENTUM_TIMEOUT_MS: '5000',
+      MOMENTUM_RATE_LIMIT: options.rateLimit,
+      SHUTDOWN_TIMEOUT_MS: '5000',
+      ...options.env,
+    },
   });
-  const logs = captureLogs({ level: 'warn' });
-  const bridge = await startBridge(config, logs.logger);
-  return { url: bridge.url, logs, stop: bridge.stop };
 }
 
 /** A remap of a meeting of its own (source ZOOM:<id>), as an operator posts it through the admin API. */
@@ -59,12 +53,8 @@ export const remapOf = (meetingId: string) => ({
 });
 
 /** Posts an Outbound Message as Salesforce does; resolves once it is acknowledged (stored), else throws. */
-export async function postOutboundMessage(url: string, xml: string): Promise<void> {
-  const response = await fetch(`${url}/salesforce/outbound-message`, {
-    method: 'POST',
-    headers: { 'content-type': 'text/xml; charset=UTF-8', soapaction: '""' },
-    body: xml,
-  });
+export async function postAcknowledged(url: string, xml: string): Promise<void> {
+  const response = await postOutboundMessage(url, xml);
   const text = await response.text();
   if (response.status !== 200 || !text.includes('<Ack>true</Ack>'))
     throw new Error(`the Outbound Message was not acknowledged: ${response.status} ${text.slice(0, 300)}`);

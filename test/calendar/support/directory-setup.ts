@@ -1,8 +1,8 @@
 import { normalizeSalesforceId } from '../../../src/mapping/salesforce-ids.ts';
 import { createJsforceAttendeeDirectory } from '../../../src/salesforce/jsforce-attendee-directory.ts';
 import { createSalesforceApi } from '../../../src/salesforce/jsforce-connection.ts';
+import { startFakeSalesforceRecords, type Tables } from '../../fakes/fake-salesforce-records.ts';
 import { captureLogs } from '../../support/log-capture.ts';
-import { startFakeSalesforceRecords, type Tables } from './fake-salesforce-records.ts';
 
 /** A valid 18-character id: `sfId('006', 1)` is an Opportunity (checksum per protocols.md §2). */
 export const sfId = (prefix: string, n: number) => normalizeSalesforceId(`${prefix}${String(n).padStart(12, '0')}`)!;

@@ -1,7 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 
 import pg from 'pg';
@@ -9,6 +5,7 @@ import pg from 'pg';
 import { channelTableStatements } from '../../../src/store/google-channel-migration.ts';
 import { toSqlite } from '../../../src/store/sql.ts';
 import type { SqlRunner } from '../../../src/store/sql-channel-store.ts';
+import { newSchemaName, TEST_DATABASE_URL, testDatabase } from '../../support/real-store.ts';
 
 /**
  * SqlRunners for the channel store's tests, one per engine, each on data of its own (a SQLite file
@@ -25,8 +22,8 @@ export interface TestRunner {
 }
 
 export async function sqliteRunner(file?: string): Promise<TestRunner> {
-  const dir = file === undefined ? mkdtempSync(path.join(tmpdir(), 'google-channels-')) : undefined;
-  const location = file ?? path.join(dir!, 'bridge.db');
+  const own = file === undefined ? testDatabase('sqlite', 'google-channels') : undefined;
+  const location = file ?? own!.file;
   const db = new DatabaseSync(location, { timeout: 5000 });
   db.exec('PRAGMA journal_mode = WAL');
   for (const statement of channelTableStatements('sqlite')) db.exec(statement.replace(/^CREATE (TABLE|INDEX) /, 'CREATE $1 IF NOT EXISTS '));
@@ -38,14 +35,12 @@ export async function sqliteRunner(file?: string): Promise<TestRunner> {
     },
     async close() {
       db.close();
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      await own?.drop();
     },
   };
 }
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-
-export async function postgresRunner(schema = `google_${randomBytes(6).toString('hex')}`): Promise<TestRunner> {
+export async function postgresRunner(schema = newSchemaName('google')): Promise<TestRunner> {
   if (TEST_DATABASE_URL === undefined) throw new Error('TEST_DATABASE_URL is not set');
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();

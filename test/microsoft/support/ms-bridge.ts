@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -8,6 +7,7 @@ import { type RunningBridge, startBridge } from '../../../src/bridge.ts';
 import { parseConfig } from '../../../src/core/config.ts';
 import { type FakeMicrosoft, type GraphEventInput, startFakeMicrosoft } from '../../fakes/fake-microsoft.ts';
 import { trustTestCertificate } from '../../fakes/trust-test-ca.ts';
+import { freeLoopbackPort, listenOnLoopback } from '../../support/listen-on-loopback.ts';
 import { captureLogs } from '../../support/log-capture.ts';
 
 export const TENANT = '8d3c2b1a-1111-2222-3333-444455556666';
@@ -17,13 +17,7 @@ export const ANA = 'ana.rep@example.com';
 export const OPPORTUNITY = '0068d0000101XyZAAU';
 
 /** PUBLIC_BASE_URL must be known before the bridge listens (Graph validates it while subscribing), so the port is chosen up front. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export const freePort = freeLoopbackPort;
 
 export async function fakeMicrosoft(options: { clientCertificatePem?: string; pageSize?: number; latencyMs?: number } = {}): Promise<FakeMicrosoft> {
   // The fake login host is HTTPS with a test certificate (MSAL insists on HTTPS): trust it in this process.
@@ -102,11 +96,8 @@ export const customerMeeting = (fields: GraphEventInput = {}): GraphEventInput =
 
 /** A stand-in for the bridge's notification URLs that answers Graph's validation requests only. */
 export async function validationReceiver(port: number): Promise<{ close(): Promise<void> }> {
-  const { createServer } = await import('node:http');
-  const receiver = createServer((req, res) => {
+  return listenOnLoopback((req, res) => {
     const token = new URL(req.url ?? '/', 'http://receiver').searchParams.get('validationToken');
     res.writeHead(token === null ? 202 : 200, { 'content-type': 'text/plain' }).end(token ?? '');
-  });
-  await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
-  return { close: () => new Promise((resolve) => receiver.close(() => resolve())) };
+  }, port);
 }

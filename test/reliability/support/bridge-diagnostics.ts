@@ -1,5 +1,5 @@
-import { waitFor } from '../../jobs/support/wait-for.ts';
 import type { BridgeProcess } from '../../support/spawn-bridge.ts';
+import { waitFor } from '../../support/wait-for.ts';
 
 /**
  * What a failing scenario needs to say about the bridge: did it exit (and why), does it still

@@ -5,26 +5,17 @@ import fc from 'fast-check';
 import { genericCalendarEventSchema } from '../../../src/calendar/generic-event-schema.ts';
 import { signStandardWebhook } from '../../../src/calendar/standard-webhooks.ts';
 import { findUnstorable } from '../../../src/http/inbound-text.ts';
+import { ROTATED_SECRET, TEAMS_MEETING, WEBHOOK_SECRET } from '../../calendar/support/signed-events.ts';
 
 /**
  * Hostile deliveries for POST /calendar/events (Standard Webhooks, protocols.md §4): random and
  * mutated JSON correctly signed, and valid events with bad, missing or stale signatures.
  */
 
-export const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const OTHER_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
+export const SECRET = WEBHOOK_SECRET;
+const OTHER_SECRET = ROTATED_SECRET;
 
-export const VALID_EVENT = {
-  version: 1,
-  id: 'AAMkAGI2TG93AAA=',
-  sourceType: 'MS_TEAMS',
-  title: 'Globex pricing review',
-  start: '2026-03-02T16:00:00Z',
-  end: '2026-03-02T16:30:00Z',
-  organizer: { email: 'ana.rep@example.com', name: 'Ana Rep' },
-  attendees: [{ email: 'hank.buyer@globex.test', name: 'Hank Buyer' }],
-  salesforce: { opportunityId: '0065w000023STAm' },
-};
+export const VALID_EVENT = { ...TEAMS_MEETING, salesforce: { opportunityId: '0065w000023STAm' } };
 
 /** How the delivery is signed; `good` is a correct signature with a fresh id and the current time. */
 export type Auth =

@@ -1,19 +1,10 @@
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import { expect } from 'vitest';
 
-import { createApp } from '../../../src/app.ts';
-import { parseConfig } from '../../../src/core/config.ts';
 import { AppError } from '../../../src/core/errors.ts';
 import { parseOutboundMessage } from '../../../src/salesforce/soap-parser.ts';
-import { openStore } from '../../../src/store/open-store.ts';
-import type { Store } from '../../../src/store/types.ts';
-import { captureLogs, type LogCapture } from '../../support/log-capture.ts';
+import { startEngineApp } from '../../support/app-harness.ts';
+import { listenOnLoopback } from '../../support/listen-on-loopback.ts';
+import { type LogCapture } from '../../support/log-capture.ts';
 import { SECRET } from './calendar-deliveries.ts';
 import { postRaw } from './raw-post.ts';
 
@@ -30,22 +21,18 @@ export interface Target {
 
 /** The real app from createApp on its own SQLite file, listening on loopback; rate limits off (one client sends thousands). */
 export async function startTarget(orgId: string): Promise<Target> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'reliability-fuzz-'));
-  const file = path.join(dir, 'bridge.db');
-  const store: Store = await openStore(`sqlite:${file}`);
-  const config = parseConfig({ NODE_ENV: 'test', SALESFORCE_ORG_IDS: orgId, CALENDAR_WEBHOOK_SECRETS: SECRET, INBOUND_RATE_LIMIT: 'off' });
-  const logs = captureLogs({ level: 'error' });
-  const server: Server = createApp({ config, logger: logs.logger, readiness: [], store }).listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const harness = await startEngineApp('sqlite', {
+    env: { SALESFORCE_ORG_IDS: orgId, CALENDAR_WEBHOOK_SECRETS: SECRET, INBOUND_RATE_LIMIT: 'off' },
+    logLevel: 'error',
+  });
+  const server = await listenOnLoopback(harness.app);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    file,
-    logs,
+    url: server.url,
+    file: harness.file!,
+    logs: harness.logs,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+      await harness.close();
     },
   };
 }

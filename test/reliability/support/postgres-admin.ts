@@ -1,20 +1,9 @@
-import { randomBytes } from 'node:crypto';
-
 import pg from 'pg';
 import winston from 'winston';
 
 import { connectionConfig } from '../../../src/store/postgres/pool.ts';
 
 /** The test's own PostgreSQL session, for breaking the bridge's connections and cleaning up. */
-
-export const newSchemaName = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
-
-/** DATABASE_URL for a bridge on `schema` (open-store.ts reads `?schema=`). */
-export function databaseUrlWithSchema(url: string, schema: string): string {
-  const parsed = new URL(url);
-  parsed.searchParams.set('schema', schema);
-  return parsed.toString();
-}
 
 /** The application_name the bridge's pool and LISTEN client use in `schema`: only those get cut. */
 export function bridgeApplicationName(url: string, schema: string): string {

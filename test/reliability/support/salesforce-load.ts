@@ -1,4 +1,4 @@
-import { type NotificationSpec, outboundMessage } from '../../ingest/outbound-message-builder.ts';
+import { type NotificationSpec, outboundMessage } from '../../salesforce/support/outbound-message-builder.ts';
 
 /**
  * Outbound Messages for load scenarios: every notification is a distinct Event (its own Id and

@@ -3,7 +3,13 @@ import path from 'node:path';
 
 import fc from 'fast-check';
 
-import { BILLION_LAUGHS_MESSAGE, eventNotification, otherPrefixesMessage, outboundMessage, XXE_MESSAGE } from '../../ingest/outbound-message-builder.ts';
+import {
+  BILLION_LAUGHS_MESSAGE,
+  eventNotification,
+  otherPrefixesMessage,
+  outboundMessage,
+  XXE_MESSAGE,
+} from '../../salesforce/support/outbound-message-builder.ts';
 
 /**
  * Hostile Outbound Message bodies for property-based fuzzing: real captures and built messages,
