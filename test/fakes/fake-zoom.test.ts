@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 import {
   expectedEncryptedToken,
   type FakeZoom,
@@ -16,7 +17,6 @@ import {
   urlValidationEvent,
   ZOOM_UUIDS,
 } from './fake-zoom.ts';
-import { listenOnLoopback } from './listen-on-loopback.ts';
 
 /*
  * The fake Zoom is the yardstick of the recording-import tests, so its own behaviour is pinned
@@ -88,7 +88,7 @@ async function receiver() {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ plainToken, encryptedToken }));
     });
   });
-  const url = await listenOnLoopback(server);
+  const { url } = await listenOnLoopback(server);
   cleanups.push(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-import { listenOnLoopback } from './listen-on-loopback.ts';
+import { listenOnLoopback } from '../support/listen-on-loopback.ts';
 
 /**
  * A fake Zoom on loopback, one server for the bridge's recording imports (docs/protocols.md §8):
@@ -289,7 +289,7 @@ export function createFakeZoom(options: FakeZoomOptions): FakeZoom {
   return {
     async start() {
       server = createServer((req, res) => void onRequest(req, res));
-      url = await listenOnLoopback(server);
+      url = (await listenOnLoopback(server)).url;
       return { oauthUrl: `${url}/oauth/token`, apiUrl: `${url}/v2` };
     },
     get url() {
