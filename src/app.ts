@@ -9,6 +9,7 @@ import { healthRouter } from '../routes/health.ts';
 import { metricsRouter } from '../routes/metrics.ts';
 import { microsoftCalendarRouter } from '../routes/microsoft-calendar.ts';
 import { salesforceRouter } from '../routes/salesforce.ts';
+import { zoomRouter } from '../routes/zoom.ts';
 import type { RateBucket } from './admin/stats.ts';
 import type { Config } from './core/config.ts';
 import type { Logger } from './core/logger.ts';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): express.Express {
     app.use(metricsRouter({ exposition: deps.metrics.exposition, ...auth }));
   }
   app.use('/calendar', inboundRateLimit(deps.config.INBOUND_RATE_LIMIT, deps.logger));
+  app.use('/recordings', inboundRateLimit(deps.config.INBOUND_RATE_LIMIT, deps.logger));
   if (deps.store) {
     const guards = salesforceGuards(deps.config, deps.logger);
     app.use(
@@ -71,6 +73,7 @@ export function createApp(deps: AppDeps): express.Express {
     const inboundMetrics = deps.metrics ? { metrics: deps.metrics.metrics } : {};
     app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
     app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger, ...inboundMetrics }));
+    app.use(zoomRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
     app.use(
       microsoftCalendarRouter({
         subscriptions: deps.microsoftManager ? deps.store.subscriptions : undefined,

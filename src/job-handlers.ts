@@ -1,4 +1,5 @@
 import { calendarMappers } from './calendar/calendar-mappers.ts';
+import { createRecordingMapper } from './calendar/recording-mapper.ts';
 import type { Config } from './core/config.ts';
 import type { Logger } from './core/logger.ts';
 import { createCrmDirectories } from './crm-directories.ts';
@@ -17,6 +18,8 @@ import { importKind, MOMENTUM_RATE_KEY, remapKind } from './momentum/delivery-jo
 import { type SandboxReceiver, startSandboxReceiver } from './momentum/sandbox-receiver.ts';
 import { createSalesforceEventMapper } from './salesforce/salesforce-event-mapper.ts';
 import type { Store } from './store/types.ts';
+import { createZoomMapper } from './zoom/zoom-mapper.ts';
+import { createZoomApi } from './zoom/zoom-runtime.ts';
 
 export { MOMENTUM_RATE_KEY } from './momentum/delivery-jobs.ts';
 
@@ -67,8 +70,22 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
   registry.register(remapKind.name, createRemapHandler({ ...delivery, store }));
   registry.register(importKind.name, createImportHandler({ ...delivery, store }));
+  const zoom = createZoomApi(config, logger);
+  const recordingDeps = {
+    rules: rules.recordings,
+    calendar: rules.calendar,
+    internalDomains: config.INTERNAL_EMAIL_DOMAINS,
+    ...(directories.attendees ? { directory: directories.attendees } : {}),
+  };
   const mappers = {
-    salesforce: createSalesforceEventMapper({ rules, internalDomains: config.INTERNAL_EMAIL_DOMAINS, ...(directories.owners ? { directory: directories.owners } : {}) }),
+    // Recordings become imports: Zoom's after its participants are read, signed ones as posted.
+    zoom: createZoomMapper({ ...recordingDeps, client: zoom }),
+    recording: createRecordingMapper(recordingDeps),
+    salesforce: createSalesforceEventMapper({
+      rules,
+      internalDomains: config.INTERNAL_EMAIL_DOMAINS,
+      ...(directories.owners ? { directory: directories.owners } : {}),
+    }),
     ...calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: directories.attendees }),
   };
   registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, ...(metrics ? { metrics } : {}) }));
@@ -84,6 +101,7 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     close: async () => {
       await google?.close();
       await microsoft?.close();
+      await zoom?.close();
       await client.close();
       await sandbox?.close();
     },

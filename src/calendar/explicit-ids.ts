@@ -9,7 +9,7 @@ const KINDS: readonly RecordKind[] = ['opportunity', 'account', 'lead'];
  * extendedProperties (private first, then shared) under the rules' explicitIdKeys; the generic
  * body names them in `salesforce`. A value whose prefix does not fit its key is ignored.
  */
-export function explicitIds(event: CalendarEvent, keys: Readonly<Record<RecordKind, string>>): FoundIds {
+export function explicitIds(event: Pick<CalendarEvent, 'explicitIds' | 'extendedProperties'>, keys: Readonly<Record<RecordKind, string>>): FoundIds {
   const found: FoundIds = {};
   const fromBody = event.explicitIds;
   if (fromBody?.opportunityId) found.opportunity = fromBody.opportunityId;

@@ -64,3 +64,29 @@ export const genericCalendarEventSchema = z
   .refine((event) => Date.parse(event.end) >= Date.parse(event.start), { path: ['end'], message: 'end must not be before start' });
 
 export type GenericCalendarEvent = z.infer<typeof genericCalendarEventSchema>;
+
+/**
+ * The body of `POST /calendar/events` for a recorded meeting (`"kind": "recording"`), version 1:
+ * a recording from a tool of the team's own, imported into Momentum like a Zoom recording.
+ */
+export const genericRecordingSchema = z.object({
+  kind: z.literal('recording'),
+  version: z.literal(1, { error: 'expected version 1' }),
+  id: z
+    .string()
+    .regex(/^\S{1,256}$/, 'expected 1 to 256 characters without spaces')
+    .meta({ description: "The meeting's id in the recording tool; imports of one id coalesce, and one imported is not imported again" }),
+  recordingUrl: z.url({ error: 'expected a URL' }).max(4096).meta({ description: 'Where the recording is' }),
+  callUrl: z.url({ error: 'expected a URL' }).max(4096).optional().meta({ description: 'The call or conference link' }),
+  title: z.string().max(1024).optional(),
+  start: dateTime.optional(),
+  end: dateTime.optional(),
+  host: person.optional().meta({ description: 'The host; a company person' }),
+  attendees: z.array(person).max(1000).default([]),
+  salesforce: z
+    .object({ opportunityId: salesforceId('opportunity'), accountId: salesforceId('account'), leadId: salesforceId('lead') })
+    .optional()
+    .meta({ description: 'Explicit Salesforce ids; they win over attendee matching' }),
+});
+
+export type GenericRecording = z.infer<typeof genericRecordingSchema>;

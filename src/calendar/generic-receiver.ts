@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 
 import { findUnstorable, type UnstorableValue } from '../http/inbound-text.ts';
+import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { InboundEvent, Inbox, NewJob } from '../store/types.ts';
-import { genericCalendarEventSchema } from './generic-event-schema.ts';
-import { normaliseGenericEvent } from './normalise.ts';
+import { genericCalendarEventSchema, genericRecordingSchema } from './generic-event-schema.ts';
+import { normaliseGenericEvent, normaliseGenericRecording } from './normalise.ts';
+import { recordingRecordKey } from './recording-event.ts';
 import { type HeaderPrefix, type VerifyFailure, verifyStandardWebhook } from './standard-webhooks.ts';
 
 /**
@@ -72,6 +74,22 @@ export function createGenericReceiver(deps: GenericReceiverDeps) {
     // event id (any non-space characters) would carry a NUL into the meeting's coalescing key.
     const problem = findUnstorable(json);
     if (problem !== undefined) return { kind: 'unstorable', problem };
+    // A recording (`kind: recording`) becomes an import; anything else is a meeting change.
+    if (typeof json === 'object' && json !== null && (json as { kind?: unknown }).kind === 'recording') {
+      const recording = genericRecordingSchema.safeParse(json);
+      if (!recording.success) return { kind: 'invalid_body', issues: recording.error.issues };
+      const stored = await deps.store.ingest(
+        {
+          source: 'recording',
+          senderId: verified.id,
+          rawPayload: delivery.rawBody.toString('utf8'),
+          events: [{ dedupeKey: `recording:${verified.id}`, parsedPayload: normaliseGenericRecording(recording.data) }],
+        },
+        mapEventJobsFor(recordingRecordKey),
+      );
+      const created = stored.created[0];
+      return created === undefined ? { kind: 'duplicate', webhookId: verified.id } : { kind: 'stored', webhookId: verified.id, event: created };
+    }
     const parsed = genericCalendarEventSchema.safeParse(json);
     if (!parsed.success) return { kind: 'invalid_body', issues: parsed.error.issues };
 

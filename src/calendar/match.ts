@@ -31,7 +31,13 @@ function toRecords(found: FoundIds): SalesforceRecords {
   };
 }
 
-export async function matchCalendarEvent(event: CalendarEvent, deps: MatchDeps): Promise<MatchResult> {
+/** What matching reads of a meeting: a calendar event, or a recording seen as one. */
+export type MatchableMeeting = Pick<
+  CalendarEvent,
+  'attendees' | 'calendarId' | 'organizerEmail' | 'start' | 'description' | 'location' | 'explicitIds' | 'extendedProperties'
+>;
+
+export async function matchCalendarEvent(event: MatchableMeeting, deps: MatchDeps): Promise<MatchResult> {
   const tried: string[] = [];
   const explicit = explicitIds(event, deps.explicitIdKeys);
   if (hasIds(explicit)) return { kind: 'matched', rule: 'explicit_ids', records: toRecords(explicit) };

@@ -1,5 +1,6 @@
 import type { CalendarEvent } from './calendar-event.ts';
-import type { GenericCalendarEvent } from './generic-event-schema.ts';
+import type { GenericCalendarEvent, GenericRecording } from './generic-event-schema.ts';
+import type { RecordingEvent } from './recording-event.ts';
 
 /** The signed generic body → the stored calendar event. */
 export function normaliseGenericEvent(body: GenericCalendarEvent): CalendarEvent {
@@ -25,4 +26,21 @@ export function normaliseGenericEvent(body: GenericCalendarEvent): CalendarEvent
 
 function stripUndefined<T extends Record<string, string | undefined>>(record: T): Partial<Record<keyof T, string>> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<Record<keyof T, string>>;
+}
+
+/** The signed recording body → the stored recording. */
+export function normaliseGenericRecording(body: GenericRecording): RecordingEvent {
+  return {
+    version: 1,
+    origin: 'signed',
+    meetingId: body.id,
+    ...(body.title ? { title: body.title } : {}),
+    ...(body.start ? { start: body.start } : {}),
+    ...(body.end ? { end: body.end } : {}),
+    ...(body.host ? { host: { email: body.host.email, ...(body.host.name ? { name: body.host.name } : {}) } } : {}),
+    recordingUrl: body.recordingUrl,
+    ...(body.callUrl ? { callUrl: body.callUrl } : {}),
+    attendees: body.attendees.map((attendee) => ({ email: attendee.email, ...(attendee.name ? { name: attendee.name } : {}) })),
+    ...(body.salesforce && Object.values(body.salesforce).some((id) => id !== undefined) ? { explicitIds: stripUndefined(body.salesforce) } : {}),
+  };
 }

@@ -235,10 +235,17 @@ export const configSchema = z.object({
 
   // Zoom cloud recordings become imports (docs/protocols.md §8).
   ZOOM_WEBHOOK_SECRET_TOKENS: csv(
-    { description: "Secret tokens of the Zoom app's event subscription, comma-separated for rotation; empty disables POST /recordings/zoom/events (503)", example: 'wJXs3cPfRuCtUB2r4Bq9Yw', secret: true },
+    {
+      description: "Secret tokens of the Zoom app's event subscription, comma-separated for rotation; empty disables POST /recordings/zoom/events (503)",
+      example: 'wJXs3cPfRuCtUB2r4Bq9Yw',
+      secret: true,
+    },
     z.string().min(8, 'each secret token must be at least 8 characters'),
   ),
-  ZOOM_ACCOUNT_ID: optionalText({ description: 'Zoom account id of the Server-to-Server OAuth app (reads meeting participants)', example: 'lAAAAAAAAAAAAAAAAAAAAA' }),
+  ZOOM_ACCOUNT_ID: optionalText({
+    description: 'Zoom account id of the Server-to-Server OAuth app (reads meeting participants)',
+    example: 'lAAAAAAAAAAAAAAAAAAAAA',
+  }),
   ZOOM_CLIENT_ID: optionalText({ description: 'Client id of the Server-to-Server OAuth app', example: 'aBcDeFgHiJkLmNoPqRsTuV' }),
   ZOOM_CLIENT_SECRET: optionalText({ description: 'Client secret of the Server-to-Server OAuth app', example: 's3cr3t…', secret: true }),
   ZOOM_API_URL: url('https://api.zoom.us/v2', { description: 'Zoom API base URL', example: 'https://api.zoom.us/v2' }),

@@ -17,14 +17,24 @@ export class UnmappableEventError extends Error {
 }
 
 /**
- * The CRM could not answer a lookup (network, timeout, 5xx, authentication). Always retryable:
- * the mapping job tries again on the worker's schedule and never drops the event. Each CRM
- * integration throws its own subclass.
+ * A service the mapping reads from could not answer a lookup (network, timeout, 5xx,
+ * authentication). Always retryable: the mapping job tries again on the worker's schedule and
+ * never drops the event. `errorClass` names the service in the attempt log.
  */
-export class CrmLookupError extends Error {
+export class LookupError extends Error {
   readonly retryable = true;
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  readonly errorClass: string;
+  constructor(message: string, options: { cause?: unknown; errorClass?: string } = {}) {
     super(message, options);
+    this.name = 'LookupError';
+    this.errorClass = options.errorClass ?? 'lookup';
+  }
+}
+
+/** The CRM could not answer a lookup. Each CRM integration throws its own subclass. */
+export class CrmLookupError extends LookupError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { ...options, errorClass: 'salesforce_lookup' });
     this.name = 'CrmLookupError';
   }
 }

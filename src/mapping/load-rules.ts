@@ -56,7 +56,11 @@ export function formatRulesIssue(issue: z.core.$ZodIssue, input: unknown): strin
 }
 
 /** Parses and resolves the text of a mapping file; throws MappingRulesError naming each problem. */
-export function parseRules(text: string, file: string, config: Pick<Config, 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>): MappingRules {
+export function parseRules(
+  text: string,
+  file: string,
+  config: Pick<Config, 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>,
+): MappingRules {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -74,7 +78,9 @@ export function parseRules(text: string, file: string, config: Pick<Config, 'REM
 }
 
 /** The rules for this process: MAPPING_FILE when set, else the built-in defaults. Read once at start. */
-export function loadRules(config: Pick<Config, 'MAPPING_FILE' | 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>): MappingRules {
+export function loadRules(
+  config: Pick<Config, 'MAPPING_FILE' | 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>,
+): MappingRules {
   const flags = flagsOf(config);
   if (config.MAPPING_FILE === undefined) return builtInRules(flags);
   let text: string;
@@ -87,5 +93,9 @@ export function loadRules(config: Pick<Config, 'MAPPING_FILE' | 'REMAP_TRIGGER_S
 }
 
 function flagsOf(config: Pick<Config, 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>) {
-  return { triggerSummary: config.REMAP_TRIGGER_SUMMARY, triggerAiSignals: config.REMAP_TRIGGER_AI_SIGNALS, ...(config.IMPORT_PROCESS_MEETINGS === undefined ? {} : { processImportedMeeting: config.IMPORT_PROCESS_MEETINGS }) };
+  return {
+    triggerSummary: config.REMAP_TRIGGER_SUMMARY,
+    triggerAiSignals: config.REMAP_TRIGGER_AI_SIGNALS,
+    ...(config.IMPORT_PROCESS_MEETINGS === undefined ? {} : { processImportedMeeting: config.IMPORT_PROCESS_MEETINGS }),
+  };
 }

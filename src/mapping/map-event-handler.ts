@@ -3,7 +3,7 @@ import type { HandlerResult, JobHandler } from '../jobs/types.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { importJob, remapJob } from '../momentum/delivery-jobs.ts';
 import type { Inbox } from '../store/types.ts';
-import { CrmLookupError, type EventMapper, UnmappableEventError } from './event-mapper.ts';
+import { type EventMapper, LookupError, UnmappableEventError } from './event-mapper.ts';
 import { mapEventKind } from './map-event-job.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
 
@@ -48,13 +48,13 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     try {
       outcome = await mapper(event, { logger: context.logger, signal: context.signal });
     } catch (error) {
-      if (error instanceof CrmLookupError) {
+      if (error instanceof LookupError) {
         count(event.source, 'lookup_failed', 'none');
-        // Never dropped: a CRM lookup that failed is retried on the worker's schedule.
+        // Never dropped: a lookup that failed (the CRM, a recording tool's API) is retried on the worker's schedule.
         return {
           kind: 'retryable',
           error: error.message,
-          attempt: { startedAt, durationMs: context.now() - startedAt, errorClass: 'salesforce_lookup', responseExcerpt: error.message.slice(0, 4096) },
+          attempt: { startedAt, durationMs: context.now() - startedAt, errorClass: error.errorClass, responseExcerpt: error.message.slice(0, 4096) },
         };
       }
       if (error instanceof UnmappableEventError) {

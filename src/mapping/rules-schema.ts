@@ -54,7 +54,9 @@ export const sObjectRuleSchema = z
       .meta({ description: 'remap (default): the record names a meeting Momentum has; import: the record is a recorded call Momentum never saw' }),
     meetingIdField: optionalField.meta({ description: 'import: field holding the meeting id in the recording system (required for import)' }),
     endTimeField: optionalField.meta({ description: 'import: field for the meeting end (a date-time)' }),
-    durationSecondsField: optionalField.meta({ description: 'import: field holding the duration in seconds (end = start + duration), instead of endTimeField' }),
+    durationSecondsField: optionalField.meta({
+      description: 'import: field holding the duration in seconds (end = start + duration), instead of endTimeField',
+    }),
     hostNameField: optionalField.meta({ description: "import: field for the host's name" }),
     recordingUrlField: optionalField.meta({ description: 'import: field holding the recording link' }),
     callUrlField: optionalField.meta({ description: 'import: field holding the call or conference link' }),

@@ -69,7 +69,8 @@ export function mapSObject(rules: MappingRules, notification: SObjectNotificatio
   }
 
   // A recording record is a meeting Momentum never saw: it is imported, not remapped.
-  if (rule.action === 'import') return mapImportRecord(rule, type, fields, { ownerEmails: lookups.ownerEmails, internalDomains: lookups.internalDomains ?? [] });
+  if (rule.action === 'import')
+    return mapImportRecord(rule, type, fields, { ownerEmails: lookups.ownerEmails, internalDomains: lookups.internalDomains ?? [] });
 
   const { records, notes, fieldsRead } = extractRecords(rule, fields);
   if (Object.keys(records).length === 0) {

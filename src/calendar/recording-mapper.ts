@@ -1,0 +1,74 @@
+import { describeIssues } from '../core/describe-issues.ts';
+import { type EventMapper, UnmappableEventError } from '../mapping/event-mapper.ts';
+import { type MappingOutcome, skipped } from '../mapping/mapping-outcome.ts';
+import type { CalendarRules, RecordingRules } from '../mapping/rules-schema.ts';
+import { type ImportRequest, importRequestSchema } from '../momentum/schemas.ts';
+import type { AttendeeDirectory } from './attendee-directory.ts';
+import { isInternalEmail, normaliseEmail } from './attendees.ts';
+import { matchCalendarEvent } from './match.ts';
+import { type RecordingEvent, recordingEventSchema } from './recording-event.ts';
+
+export interface RecordingMapperDeps {
+  rules: RecordingRules;
+  /** The calendar rules' explicit id keys, for matching. */
+  calendar: Pick<CalendarRules, 'explicitIdKeys'>;
+  internalDomains: readonly string[];
+  directory?: AttendeeDirectory;
+}
+
+/**
+ * One recorded meeting → an import `{meeting, processImportedMeeting}`, with the CRM ids the same
+ * matching as calendar events finds (explicit ids, then attendees). A recording with no CRM match
+ * is imported without ids, unless the rules say `recordings.requireCrmMatch`.
+ */
+export async function mapRecording(recording: RecordingEvent, deps: RecordingMapperDeps): Promise<MappingOutcome> {
+  const hostEmail = recording.host?.email ? normaliseEmail(recording.host.email) : undefined;
+  const attendees = recording.attendees.flatMap((attendee) => {
+    const email = normaliseEmail(attendee.email);
+    return email === undefined
+      ? []
+      : [{ email, ...(attendee.name ? { name: attendee.name } : {}), isInternal: isInternalEmail(email, deps.internalDomains, hostEmail) }];
+  });
+  const match = await matchCalendarEvent(
+    {
+      attendees: attendees.map(({ email, name }) => ({ email, ...(name ? { name } : {}) })),
+      ...(hostEmail ? { calendarId: hostEmail, organizerEmail: hostEmail } : {}),
+      start: recording.start ?? new Date(0).toISOString(),
+      ...(recording.explicitIds ? { explicitIds: recording.explicitIds } : {}),
+    },
+    { explicitIdKeys: deps.calendar.explicitIdKeys, internalDomains: deps.internalDomains, ...(deps.directory ? { directory: deps.directory } : {}) },
+  );
+  if (match.kind === 'none' && deps.rules.requireCrmMatch)
+    return skipped(`no CRM match and recordings.requireCrmMatch is set; tried ${match.tried.join('; ')}`);
+  const records = match.kind === 'matched' ? match.records : {};
+
+  const request: ImportRequest = {
+    meeting: {
+      id: recording.meetingId,
+      ...(recording.title ? { title: recording.title } : {}),
+      ...(recording.start ? { startTime: recording.start } : {}),
+      ...(recording.end ? { endTime: recording.end } : {}),
+      ...(recording.host && (hostEmail || recording.host.name)
+        ? { host: { ...(hostEmail ? { email: hostEmail } : {}), ...(recording.host.name ? { name: recording.host.name } : {}) } }
+        : {}),
+      recordingUrl: recording.recordingUrl,
+      ...(recording.callUrl ? { callUrl: recording.callUrl } : {}),
+      ...(attendees.length > 0 ? { attendees } : {}),
+      ...(records.accountId ? { salesforceAccountId: records.accountId } : {}),
+      ...(records.opportunityId ? { salesforceOpportunityId: records.opportunityId } : {}),
+    },
+    processImportedMeeting: deps.rules.processImportedMeeting[recording.origin],
+  };
+  const checked = importRequestSchema.safeParse(request);
+  if (!checked.success) throw new UnmappableEventError(`recording ${recording.meetingId} makes an invalid import: ${describeIssues(checked.error)}`);
+  return { kind: 'import', request, rule: match.kind === 'matched' ? match.rule : 'no_crm_match' };
+}
+
+/** The map-event mapper for stored recordings (source `recording`, and Zoom's after its participants are read). */
+export function createRecordingMapper(deps: RecordingMapperDeps): EventMapper {
+  return async (inbound) => {
+    const parsed = recordingEventSchema.safeParse(inbound.parsedPayload);
+    if (!parsed.success) throw new UnmappableEventError(`stored recording ${inbound.id} is unreadable: ${describeIssues(parsed.error)}`);
+    return mapRecording(parsed.data, deps);
+  };
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+import type { RecordingEvent } from '../calendar/recording-event.ts';
+
+/** The parts of Zoom's events the bridge reads (docs/protocols.md §8); loose, as Zoom adds fields. */
+export const zoomEnvelopeSchema = z.looseObject({ event: z.string().min(1).max(200), event_ts: z.number().optional(), payload: z.unknown() });
+
+export const urlValidationPayloadSchema = z.looseObject({ plainToken: z.string().min(1).max(256) });
+
+const recordingFile = z.looseObject({
+  recording_start: z.string().optional(),
+  recording_end: z.string().optional(),
+  status: z.string().optional(),
+});
+
+export const recordingCompletedPayloadSchema = z.looseObject({
+  account_id: z.string().optional(),
+  object: z.looseObject({
+    uuid: z.string().min(1).max(256),
+    id: z.union([z.number(), z.string()]).optional(),
+    host_email: z.string().max(320).optional(),
+    topic: z.string().max(1024).optional(),
+    start_time: z.string().optional(),
+    duration: z.number().optional(),
+    share_url: z.url().max(2048),
+    recording_files: z.array(recordingFile).max(1000).optional(),
+  }),
+});
+
+type RecordingCompleted = z.infer<typeof recordingCompletedPayloadSchema>;
+
+const iso = (text: string | undefined): string | undefined => {
+  const ms = text === undefined ? NaN : Date.parse(text);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+};
+
+/**
+ * `recording.completed` → the stored recording. The end comes from the recording files (the last
+ * `recording_end`), else start + duration (minutes; Zoom sometimes sends 0, then there is none).
+ * Participants are not in the event: the mapper reads them later by the meeting uuid.
+ */
+export function normaliseRecording(payload: RecordingCompleted): RecordingEvent {
+  const meeting = payload.object;
+  const start = iso(meeting.start_time);
+  const ends = (meeting.recording_files ?? []).map((file) => iso(file.recording_end)).filter((end): end is string => end !== undefined);
+  const fromFiles = ends.sort().at(-1);
+  const fromDuration =
+    start !== undefined && meeting.duration !== undefined && meeting.duration > 0
+      ? new Date(Date.parse(start) + meeting.duration * 60_000).toISOString()
+      : undefined;
+  const end = fromFiles ?? fromDuration;
+  return {
+    version: 1,
+    origin: 'zoom',
+    meetingId: meeting.uuid,
+    ...(meeting.topic ? { title: meeting.topic } : {}),
+    ...(start ? { start } : {}),
+    ...(end ? { end } : {}),
+    ...(meeting.host_email ? { host: { email: meeting.host_email } } : {}),
+    recordingUrl: meeting.share_url,
+    attendees: [],
+    zoomUuid: meeting.uuid,
+  };
+}

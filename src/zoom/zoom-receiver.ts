@@ -1,0 +1,64 @@
+import { recordingRecordKey } from '../calendar/recording-event.ts';
+import { mapEventJobsFor } from '../mapping/map-event-job.ts';
+import type { Inbox } from '../store/types.ts';
+import { normaliseRecording, recordingCompletedPayloadSchema, urlValidationPayloadSchema, zoomEnvelopeSchema } from './zoom-event.ts';
+import { urlValidationAnswer, verifyZoomSignature } from './zoom-signature.ts';
+
+/** What one POST from Zoom came to; the router answers it in Zoom's terms. */
+export type ZoomReceiveOutcome =
+  | { kind: 'unauthorized'; reason: string }
+  | { kind: 'invalid'; reason: string }
+  | { kind: 'validation'; answer: { plainToken: string; encryptedToken: string } }
+  /** Stored before this resolves; `duplicate`: Zoom's retry of a recording already stored. */
+  | { kind: 'stored'; meetingId: string; eventId?: number; duplicate: boolean }
+  | { kind: 'ignored'; event: string };
+
+export interface ZoomReceiverDeps {
+  /** ZOOM_WEBHOOK_SECRET_TOKENS (not empty). */
+  secrets: readonly string[];
+  store: Pick<Inbox, 'ingest'>;
+  now?: () => number;
+}
+
+/**
+ * Verify on the raw body (docs/protocols.md §8), then: answer `endpoint.url_validation`, store a
+ * `recording.completed` with its mapping job (de-duplicated on the meeting uuid, so Zoom's
+ * retries are acknowledged and not processed again), acknowledge anything else as ignored.
+ */
+export function createZoomReceiver(deps: ZoomReceiverDeps) {
+  const now = deps.now ?? Date.now;
+  const jobsFor = mapEventJobsFor(recordingRecordKey);
+  return async (body: Buffer, headers: { signature: string | undefined; timestamp: string | undefined }): Promise<ZoomReceiveOutcome> => {
+    const check = verifyZoomSignature(deps.secrets, headers, body, now());
+    if (!check.ok) return { kind: 'unauthorized', reason: check.reason };
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      return { kind: 'invalid', reason: 'body is not JSON' };
+    }
+    const envelope = zoomEnvelopeSchema.safeParse(json);
+    if (!envelope.success) return { kind: 'invalid', reason: 'expected a Zoom event {event, payload}' };
+    const { event, payload } = envelope.data;
+    if (event === 'endpoint.url_validation') {
+      const validation = urlValidationPayloadSchema.safeParse(payload);
+      if (!validation.success) return { kind: 'invalid', reason: 'endpoint.url_validation needs payload.plainToken' };
+      return { kind: 'validation', answer: urlValidationAnswer(deps.secrets[0]!, validation.data.plainToken) };
+    }
+    if (event !== 'recording.completed') return { kind: 'ignored', event };
+    const recording = recordingCompletedPayloadSchema.safeParse(payload);
+    if (!recording.success) return { kind: 'invalid', reason: `recording.completed lacks ${recording.error.issues[0]?.path.join('.') || 'its object'}` };
+    const stored = normaliseRecording(recording.data);
+    const result = await deps.store.ingest(
+      {
+        source: 'zoom',
+        ...(recording.data.account_id ? { senderId: recording.data.account_id } : {}),
+        rawPayload: body.toString('utf8'),
+        events: [{ dedupeKey: `zoom:recording:${stored.meetingId}`, parsedPayload: stored }],
+      },
+      jobsFor,
+    );
+    const created = result.created[0];
+    return { kind: 'stored', meetingId: stored.meetingId, ...(created ? { eventId: created.id } : {}), duplicate: created === undefined };
+  };
+}

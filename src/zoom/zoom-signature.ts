@@ -1,0 +1,34 @@
+import { createHmac } from 'node:crypto';
+
+import { secretMatcher } from '../core/constant-time.ts';
+
+// docs/protocols.md §8: a request older or newer than this is refused as a replay.
+export const TIMESTAMP_TOLERANCE_MS = 5 * 60_000;
+
+export type SignatureCheck = { ok: true } | { ok: false; reason: string };
+
+const hmacHex = (secret: string, text: string) => createHmac('sha256', secret).update(text, 'utf8').digest('hex');
+
+/**
+ * Zoom's webhook signature (docs/protocols.md §8): `x-zm-signature` = `v0=` + hex HMAC-SHA256 of
+ * `v0:{x-zm-request-timestamp}:{raw body}` with the app's secret token, the timestamp (seconds)
+ * within five minutes. Every configured token is tried (rotation), compared in constant time.
+ */
+export function verifyZoomSignature(
+  secrets: readonly string[],
+  headers: { signature: string | undefined; timestamp: string | undefined },
+  body: Buffer,
+  now: number,
+): SignatureCheck {
+  if (headers.signature === undefined) return { ok: false, reason: 'x-zm-signature is missing' };
+  if (headers.timestamp === undefined || !/^\d{1,12}$/.test(headers.timestamp))
+    return { ok: false, reason: 'x-zm-request-timestamp is missing or not a number' };
+  if (Math.abs(now - Number(headers.timestamp) * 1000) > TIMESTAMP_TOLERANCE_MS)
+    return { ok: false, reason: 'x-zm-request-timestamp is more than 5 minutes off' };
+  const message = `v0:${headers.timestamp}:${body.toString('utf8')}`;
+  const matches = secretMatcher(secrets.map((secret) => `v0=${hmacHex(secret, message)}`));
+  return matches(headers.signature) ? { ok: true } : { ok: false, reason: 'x-zm-signature does not match' };
+}
+
+/** The answer to `endpoint.url_validation`: the plain token and its hex HMAC with the (first) secret token. */
+export const urlValidationAnswer = (secret: string, plainToken: string) => ({ plainToken, encryptedToken: hmacHex(secret, plainToken) });
