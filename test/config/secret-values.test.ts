@@ -15,6 +15,8 @@ describe('secretValues', () => {
       CALENDAR_WEBHOOK_SECRETS: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       METRICS_TOKEN: 'a-long-random-scrape-token',
       MICROSOFT_CLIENT_SECRET: 'graph-client-secret',
+      ZOOM_WEBHOOK_SECRET_TOKENS: 'zoom-token-one,zoom-token-two',
+      ZOOM_CLIENT_SECRET: 'zoom-client-secret',
       SALESFORCE_USERNAME: 'bridge@example.com',
     });
 
@@ -29,6 +31,8 @@ describe('secretValues', () => {
       'MOMENTUM_API_KEY',
       'SALESFORCE_CLIENT_SECRET',
       'SALESFORCE_PRIVATE_KEY',
+      'ZOOM_CLIENT_SECRET',
+      'ZOOM_WEBHOOK_SECRET_TOKENS',
     ]);
     expect(values).toEqual(
       expect.arrayContaining([
@@ -39,6 +43,9 @@ describe('secretValues', () => {
         privateKey,
         'a-long-random-scrape-token',
         'graph-client-secret',
+        'zoom-token-one',
+        'zoom-token-two',
+        'zoom-client-secret',
       ]),
     );
     expect(values).not.toContain('bridge@example.com');
