@@ -1,4 +1,5 @@
 import { calendarRecordKey } from '../calendar/calendar-event.ts';
+import { syncFailure } from '../calendar/sync-failure.ts';
 import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
 import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
@@ -104,22 +105,17 @@ export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
 
 function failure(error: unknown, startedAt: number, now: number): HandlerResult {
   if (!(error instanceof GoogleApiError)) throw error; // a bug: the worker logs and retries it
-  const attempt = {
-    startedAt,
-    durationMs: now - startedAt,
-    ...(error.status === undefined ? {} : { status: error.status }),
-    errorClass: `google_${error.kind}`,
-    responseExcerpt: error.message.slice(0, 4096),
-  };
-  if (error.kind === 'retryable' || error.kind === 'sync_token_invalid') {
-    return {
-      kind: 'retryable',
-      error: error.message,
-      attempt,
-      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+  return syncFailure(
+    {
+      message: error.message,
+      status: error.status,
+      retryAfterMs: error.retryAfterMs,
+      retryable: error.kind === 'retryable' || error.kind === 'sync_token_invalid',
+      errorClass: `google_${error.kind}`,
       // A 429 is Google asking us to slow down: wait at least a minute (docs/protocols.md §6).
       ...(error.status === 429 ? { minDelayMs: 60_000 } : {}),
-    };
-  }
-  return { kind: 'final', state: 'dead', reason: error.message, attempt };
+    },
+    startedAt,
+    now,
+  );
 }

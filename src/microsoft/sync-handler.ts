@@ -1,4 +1,5 @@
 import { calendarRecordKey } from '../calendar/calendar-event.ts';
+import { syncFailure } from '../calendar/sync-failure.ts';
 import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
 import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { SubscriptionStore } from '../store/subscription-store.ts';
@@ -122,21 +123,11 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
 }
 
 function failure(error: GraphApiError, startedAt: number, now: number): HandlerResult {
-  const attempt = {
+  // Graph says when to come back after a 429 or 503 (docs/protocols.md §7).
+  const retryable = error.kind === 'retryable' || error.kind === 'sync_state_gone';
+  return syncFailure(
+    { message: error.message, status: error.status, retryAfterMs: error.retryAfterMs, retryable, errorClass: `graph_${error.kind}` },
     startedAt,
-    durationMs: now - startedAt,
-    ...(error.status === undefined ? {} : { status: error.status }),
-    errorClass: `graph_${error.kind}`,
-    responseExcerpt: error.message.slice(0, 4096),
-  };
-  if (error.kind === 'retryable' || error.kind === 'sync_state_gone') {
-    return {
-      kind: 'retryable',
-      error: error.message,
-      attempt,
-      // Graph says when to come back after a 429 or 503 (docs/protocols.md §7).
-      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-    };
-  }
-  return { kind: 'final', state: 'dead', reason: error.message, attempt };
+    now,
+  );
 }

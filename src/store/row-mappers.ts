@@ -6,9 +6,10 @@ import type { Attempt, EventState, InboundEvent, InboundMessage, Job, JobPriorit
 /** A row as either driver returns it: snake_case columns, BIGINTs already numbers. */
 export type Row = Record<string, unknown>;
 
-const num = (value: unknown): number => Number(value);
-const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+// pg returns BIGINT as a string: every number column goes through Number.
+export const num = (value: unknown): number => Number(value);
+export const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+export const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 /** A job row's coalescing key (null when it has none, or when there is no row). */
 export const coalesceKeyOf = (row: Row | undefined): string | null => textOrNull(row?.coalesce_key);

@@ -1,4 +1,5 @@
 import type { Channel, ChannelStore, WatchedCalendar } from './channel-store.ts';
+import { num, numOrNull, textOrNull } from './row-mappers.ts';
 
 /**
  * ChannelStore over any SQL engine the store runs (SQLite or PostgreSQL). Statements use `$n`
@@ -11,11 +12,6 @@ export interface SqlRunner {
 }
 
 type Row = Record<string, unknown>;
-
-// pg returns BIGINT as a string: every time column goes through Number.
-const num = (value: unknown): number => Number(value);
-const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 function toCalendar(row: Row): WatchedCalendar {
   return {

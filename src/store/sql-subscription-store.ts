@@ -1,11 +1,8 @@
+import { numOrNull, textOrNull } from './row-mappers.ts';
 import type { SqlRunner } from './sql-channel-store.ts';
 import type { GraphSubscription, SubscriptionStore, WatchedMailbox } from './subscription-store.ts';
 
 type Row = Record<string, unknown>;
-
-// pg returns BIGINT as a string: every time column goes through Number.
-const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 function toMailbox(row: Row): WatchedMailbox {
   return {

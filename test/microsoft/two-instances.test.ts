@@ -11,7 +11,7 @@ import { startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { ANA, CLIENT_ID, CLIENT_SECRET, customerMeeting, fakeMicrosoft, freePort, TENANT, validationReceiver } from './support/ms-bridge.ts';
+import { ANA, customerMeeting, fakeMicrosoft, freePort, microsoftBridgeEnv, validationReceiver } from './support/ms-bridge.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const cleanups = cleanupAfterEach();
@@ -29,22 +29,9 @@ function newSchema(): string {
 }
 
 const settings = (microsoft: { loginUrl: string; graphUrl: string }, port: number, schema: string, momentumUrl: string) => ({
-  NODE_ENV: 'test',
-  PORT: String(port),
-  HOST: '127.0.0.1',
+  ...microsoftBridgeEnv(microsoft, port, momentumUrl),
   DATABASE_URL: `${DATABASE_URL}?schema=${schema}`,
   DATABASE_POOL_MAX: '4',
-  MOMENTUM_API_BASE_URL: momentumUrl,
-  MOMENTUM_API_KEY: 'mk-test-key',
-  MOMENTUM_RATE_LIMIT: 'off',
-  MICROSOFT_TENANT_ID: TENANT,
-  MICROSOFT_CLIENT_ID: CLIENT_ID,
-  MICROSOFT_CLIENT_SECRET: CLIENT_SECRET,
-  MICROSOFT_LOGIN_URL: microsoft.loginUrl,
-  MICROSOFT_GRAPH_API_URL: microsoft.graphUrl,
-  MICROSOFT_CALENDAR_USERS: ANA,
-  PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-  INTERNAL_EMAIL_DOMAINS: 'example.com',
 });
 
 describe.skipIf(!DATABASE_URL)(

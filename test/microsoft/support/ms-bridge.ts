@@ -25,6 +25,24 @@ export async function fakeMicrosoft(options: { clientCertificatePem?: string; pa
   return startFakeMicrosoft({ tenantId: TENANT, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailboxes: [ANA], ...options });
 }
 
+/** A bridge on `port` watching ANA's mailbox at the fake Graph, its remaps to `momentumUrl` (DATABASE_URL is the caller's). */
+export const microsoftBridgeEnv = (microsoft: { loginUrl: string; graphUrl: string }, port: number, momentumUrl: string): Record<string, string> => ({
+  NODE_ENV: 'test',
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  MOMENTUM_API_BASE_URL: momentumUrl,
+  MOMENTUM_API_KEY: 'mk-test-key',
+  MOMENTUM_RATE_LIMIT: 'off',
+  MICROSOFT_TENANT_ID: TENANT,
+  MICROSOFT_CLIENT_ID: CLIENT_ID,
+  MICROSOFT_CLIENT_SECRET: CLIENT_SECRET,
+  MICROSOFT_LOGIN_URL: microsoft.loginUrl,
+  MICROSOFT_GRAPH_API_URL: microsoft.graphUrl,
+  MICROSOFT_CALENDAR_USERS: ANA,
+  PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+  INTERNAL_EMAIL_DOMAINS: 'example.com',
+});
+
 export interface MicrosoftBridge {
   bridge: RunningBridge;
   dir: string;
@@ -44,20 +62,8 @@ export async function startMicrosoftBridge(
   const port = options.port ?? (await freePort());
   const file = path.join(dir, 'bridge.db');
   const config = parseConfig({
-    PORT: String(port),
-    HOST: '127.0.0.1',
+    ...microsoftBridgeEnv(microsoft, port, momentumUrl),
     DATABASE_URL: `sqlite:${file}`,
-    MOMENTUM_API_BASE_URL: momentumUrl,
-    MOMENTUM_API_KEY: 'mk-test-key',
-    MOMENTUM_RATE_LIMIT: 'off',
-    MICROSOFT_TENANT_ID: TENANT,
-    MICROSOFT_CLIENT_ID: CLIENT_ID,
-    MICROSOFT_CLIENT_SECRET: CLIENT_SECRET,
-    MICROSOFT_LOGIN_URL: microsoft.loginUrl,
-    MICROSOFT_GRAPH_API_URL: microsoft.graphUrl,
-    MICROSOFT_CALENDAR_USERS: ANA,
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    INTERNAL_EMAIL_DOMAINS: 'example.com',
     RETRY_SCHEDULE: '100ms,200ms,400ms',
     ...options.env,
   });
