@@ -22,6 +22,10 @@ export function createZoomMapper(deps: RecordingMapperDeps & { client: ZoomClien
     const attendees = (participants ?? []).flatMap((participant) =>
       participant.email ? [{ email: participant.email, ...(participant.name ? { name: participant.name } : {}) }] : [],
     );
-    return mapRecording({ ...recording, attendees }, deps);
+    // The event names the host by email only; the host's own participant entry gives the name.
+    const hostEmail = recording.host?.email?.toLowerCase();
+    const hostName = attendees.find((attendee) => attendee.email.toLowerCase() === hostEmail)?.name;
+    const host = recording.host && hostName && !recording.host.name ? { ...recording.host, name: hostName } : recording.host;
+    return mapRecording({ ...recording, ...(host ? { host } : {}), attendees }, deps);
   };
 }

@@ -109,7 +109,7 @@ describe('POST /recordings/zoom/events through startBridge', () => {
         title: 'Globex pricing review',
         startTime: '2026-03-02T16:00:00.000Z',
         endTime,
-        host: { email: 'ana.rep@example.com' },
+        host: { email: 'ana.rep@example.com', name: 'Ana Rep' },
         recordingUrl: 'https://example.zoom.us/rec/share/abc',
         attendees: [
           { email: 'ana.rep@example.com', name: 'Ana Rep', isInternal: true },
