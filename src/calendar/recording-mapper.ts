@@ -33,7 +33,8 @@ export async function mapRecording(recording: RecordingEvent, deps: RecordingMap
     {
       attendees: attendees.map(({ email, name }) => ({ email, ...(name ? { name } : {}) })),
       ...(hostEmail ? { calendarId: hostEmail, organizerEmail: hostEmail } : {}),
-      start: recording.start ?? new Date(0).toISOString(),
+      // Attendee matching looks for records around the meeting's time; a recording without one was just made.
+      start: recording.start ?? new Date().toISOString(),
       ...(recording.explicitIds ? { explicitIds: recording.explicitIds } : {}),
     },
     { explicitIdKeys: deps.calendar.explicitIdKeys, internalDomains: deps.internalDomains, ...(deps.directory ? { directory: deps.directory } : {}) },

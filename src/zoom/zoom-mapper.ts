@@ -19,9 +19,13 @@ export function createZoomMapper(deps: RecordingMapperDeps & { client: ZoomClien
       deps.client !== undefined && recording.zoomUuid !== undefined ? await deps.client.participants(recording.zoomUuid, context.signal) : undefined;
     if (participants === undefined)
       context.logger.info('zoom recording imported without attendees', { eventId: inbound.id, apiConfigured: deps.client !== undefined });
-    const attendees = (participants ?? []).flatMap((participant) =>
-      participant.email ? [{ email: participant.email, ...(participant.name ? { name: participant.name } : {}) }] : [],
-    );
+    // Zoom lists a participant once per join: one attendee per email.
+    const byEmail = new Map<string, { email: string; name?: string }>();
+    for (const participant of participants ?? []) {
+      const key = participant.email?.toLowerCase();
+      if (key && !byEmail.has(key)) byEmail.set(key, { email: participant.email!, ...(participant.name ? { name: participant.name } : {}) });
+    }
+    const attendees = [...byEmail.values()];
     // The event names the host by email only; the host's own participant entry gives the name.
     const hostEmail = recording.host?.email?.toLowerCase();
     const hostName = attendees.find((attendee) => attendee.email.toLowerCase() === hostEmail)?.name;

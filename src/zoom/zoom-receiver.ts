@@ -43,7 +43,8 @@ export function createZoomReceiver(deps: ZoomReceiverDeps) {
     if (event === 'endpoint.url_validation') {
       const validation = urlValidationPayloadSchema.safeParse(payload);
       if (!validation.success) return { kind: 'invalid', reason: 'endpoint.url_validation needs payload.plainToken' };
-      return { kind: 'validation', answer: urlValidationAnswer(deps.secrets[0]!, validation.data.plainToken) };
+      // Answered with the token that signed it, so during a rotation either token validates.
+      return { kind: 'validation', answer: urlValidationAnswer(check.secret, validation.data.plainToken) };
     }
     if (event !== 'recording.completed') return { kind: 'ignored', event };
     const recording = recordingCompletedPayloadSchema.safeParse(payload);

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 
-import { secretMatcher } from '../core/constant-time.ts';
+import { sameSecret } from '../core/constant-time.ts';
 
 // docs/protocols.md §8: a request older or newer than this is refused as a replay.
 export const TIMESTAMP_TOLERANCE_MS = 5 * 60_000;
 
-export type SignatureCheck = { ok: true } | { ok: false; reason: string };
+export type SignatureCheck = { ok: true; secret: string } | { ok: false; reason: string };
 
 const hmacHex = (secret: string, text: string) => createHmac('sha256', secret).update(text, 'utf8').digest('hex');
 
@@ -26,9 +26,11 @@ export function verifyZoomSignature(
   if (Math.abs(now - Number(headers.timestamp) * 1000) > TIMESTAMP_TOLERANCE_MS)
     return { ok: false, reason: 'x-zm-request-timestamp is more than 5 minutes off' };
   const message = `v0:${headers.timestamp}:${body.toString('utf8')}`;
-  const matches = secretMatcher(secrets.map((secret) => `v0=${hmacHex(secret, message)}`));
-  return matches(headers.signature) ? { ok: true } : { ok: false, reason: 'x-zm-signature does not match' };
+  // Every token is compared (no early exit); the one that matched signs the url_validation answer.
+  let matched: string | undefined;
+  for (const secret of secrets) if (sameSecret(headers.signature, `v0=${hmacHex(secret, message)}`) && matched === undefined) matched = secret;
+  return matched === undefined ? { ok: false, reason: 'x-zm-signature does not match' } : { ok: true, secret: matched };
 }
 
-/** The answer to `endpoint.url_validation`: the plain token and its hex HMAC with the (first) secret token. */
+/** The answer to `endpoint.url_validation`: the plain token and its hex HMAC with the secret token that signed the request. */
 export const urlValidationAnswer = (secret: string, plainToken: string) => ({ plainToken, encryptedToken: hmacHex(secret, plainToken) });

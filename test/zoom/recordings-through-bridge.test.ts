@@ -74,11 +74,21 @@ describe('POST /recordings/zoom/events through startBridge', () => {
     expect(JSON.parse(answer.body)).toEqual({ plainToken: 'qgg8vlvZRS6UYooatFL8Aw', encryptedToken: expectedEncryptedToken(SECRET, 'qgg8vlvZRS6UYooatFL8Aw') });
   });
 
+  it('when the secret token is being rotated, then a validation signed with either token is answered with that token', async () => {
+    const { url } = await setup({ ZOOM_WEBHOOK_SECRET_TOKENS: `old-token-0001,${SECRET}` });
+
+    const answer = await sendEvent(url, SECRET, urlValidationEvent('plain-1'));
+
+    expect(JSON.parse(answer.body)).toEqual({ plainToken: 'plain-1', encryptedToken: expectedEncryptedToken(SECRET, 'plain-1') });
+  });
+
   it('when a signed recording.completed arrives, then it is acked at once and Momentum receives the import with the participants as attendees', async () => {
     // Arrange
     const { momentum, zoom, url } = await setup();
     zoom.setParticipants(ZOOM_UUIDS.leadingSlash, [
       { name: 'Ana Rep', user_email: 'ana.rep@example.com' },
+      { name: 'Gail Buyer', user_email: 'gail@globex.com' },
+      // Zoom lists a participant again for each time they rejoin.
       { name: 'Gail Buyer', user_email: 'gail@globex.com' },
       { name: 'Phone guest' },
     ]);

@@ -12,8 +12,8 @@ const headersFor = (secret: string, timestamp = NOW / 1000) => {
 };
 
 describe('verifyZoomSignature', () => {
-  it('when the body is signed with any configured secret token (rotation), then it is accepted', () => {
-    expect(verifyZoomSignature(['old-token-0001', 'new-token-0002'], headersFor('new-token-0002'), body, NOW)).toEqual({ ok: true });
+  it('when the body is signed with any configured secret token (rotation), then it is accepted and the token that signed it is named', () => {
+    expect(verifyZoomSignature(['old-token-0001', 'new-token-0002'], headersFor('new-token-0002'), body, NOW)).toEqual({ ok: true, secret: 'new-token-0002' });
   });
 
   it.each([
