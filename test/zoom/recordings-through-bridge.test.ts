@@ -317,9 +317,10 @@ describe('recording records in Salesforce and signed recording events', () => {
     await momentum.waitFor(1, 15_000);
     const second = await postCalendarEvent(bridge.url, body('b'), { id: 'msg_rec_2' });
     const store = await bridge.store();
-    await waitFor('the second import to end', async () =>
-      (await store.listJobs({ kinds: ['import'], limit: 10 })).every((job) => job.state !== 'pending' && job.state !== 'running'),
-    );
+    await waitFor('the second import to end', async () => {
+      const jobs = await store.listJobs({ kinds: ['import'], limit: 10 });
+      return jobs.length === 2 && jobs.every((job) => job.state !== 'pending' && job.state !== 'running');
+    });
 
     expect([first.status, second.status]).toEqual([202, 202]);
     expect(importsAt(momentum)).toHaveLength(1);
