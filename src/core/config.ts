@@ -328,7 +328,7 @@ export const configSchema = z.object({
     z.string().refine((entry) => parseCidr(entry) !== undefined, 'each entry must be an IPv4 or IPv6 address or CIDR such as 13.108.0.0/14'),
   ),
   INBOUND_RATE_LIMIT: rateLimit('600/1m').meta({
-    description: 'Requests per client address on /salesforce/* and /calendar/*: <requests>/<window>, or off; past it 429 with Retry-After',
+    description: 'Requests per client address on /salesforce/*, /calendar/* and /recordings/*: <requests>/<window>, or off; past it 429 with Retry-After',
     example: '600/1m',
   }),
   ADMIN_AUTH_FAILURE_LIMIT: rateLimit('20/15m').meta({
