@@ -24,7 +24,6 @@ import {
   eventDetailSchema,
   eventPageSchema,
   jobAnswerSchema,
-  jobPageSchema,
   mappingPreviewSchema,
   openApiDocumentSchema,
   statsSchema,
