@@ -5,7 +5,7 @@ const PAGE_SIZE = 25;
 const DELIVERY_KINDS = new Set(['remap', 'import']);
 
 /** Inbound events: filters, paging, and a detail with the raw payload as received and the jobs it made. */
-export function createEvents({ api, openDelivery }) {
+export function createEvents({ api, openDelivery, previewEvent, orgLinks }) {
   const body = byId('events-table').querySelector('tbody');
   const source = /** @type {HTMLInputElement} */ (byId('event-source'));
   const state = /** @type {HTMLSelectElement} */ (byId('event-state'));
@@ -49,12 +49,14 @@ export function createEvents({ api, openDelivery }) {
     const detail = await attempt(() => api.get(`events/${id}`));
     if (detail === undefined) return;
     const { event, message } = detail;
+    orgLinks.learn(event, message);
     panel.replaceChildren(
       el('h2', {}, `Event #${event.id} `, stateBadge(event.state)),
       el(
         'div',
         { class: 'actions' },
         el('button', { type: 'button', id: 'event-reprocess', onclick: () => void reprocess(event.id) }, 'Reprocess with today’s rules'),
+        el('button', { type: 'button', id: 'event-preview', class: 'secondary', onclick: () => previewEvent(event.id) }, 'Preview mapping'),
       ),
       fields([
         ['Source', event.source],
