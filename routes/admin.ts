@@ -7,6 +7,7 @@ import { addCalendar, type CalendarManagers, listCalendars, removeCalendar } fro
 import { deliveryDetail, listDeliveries } from '../src/admin/deliveries.ts';
 import { inboundEventDetail, listInboundEvents, reprocessEvent } from '../src/admin/events.ts';
 import { enqueueManualImport, enqueueManualRemap } from '../src/admin/manual-deliveries.ts';
+import type { MappingPreview } from '../src/admin/mapping-preview.ts';
 import { buildOpenApi } from '../src/admin/openapi.ts';
 import { cancelDelivery, replayDelivery } from '../src/admin/replay.ts';
 import type { AdminRouteSpec } from '../src/admin/route-spec.ts';
@@ -27,6 +28,8 @@ export interface AdminRouterDeps {
   momentumRate?: RateBucket;
   /** Watched calendars at run time; the /admin/calendars routes exist only when it is given. */
   calendars?: CalendarManagers;
+  /** The mapping preview on the bridge's own mappers; POST /admin/mapping/preview exists only when it is given. */
+  mappingPreview?: MappingPreview;
 }
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
@@ -36,7 +39,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
  * OpenAPI document describes the routes bound here, so it never lists one this bridge does not serve.
  */
 export function adminRouter(deps: AdminRouterDeps): Router {
-  const { store, logger, config, calendars } = deps;
+  const { store, logger, config, calendars, mappingPreview } = deps;
   const router = Router();
   router.use('/admin', adminAuth({ keys: config.ADMIN_API_KEYS }));
   const bound: AdminRouteSpec[] = [];
@@ -95,6 +98,8 @@ export function adminRouter(deps: AdminRouterDeps): Router {
       return { changed: { calendarId: params.calendarId, ...(query.provider === undefined ? {} : { provider: query.provider }) } };
     });
   }
+
+  if (mappingPreview !== undefined) on(R.previewMapping, async ({ body }) => ({ body: await mappingPreview(body) }));
 
   let document: Record<string, unknown> | undefined;
   // Built on the first call, once every route above is bound.

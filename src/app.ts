@@ -10,6 +10,7 @@ import { metricsRouter } from '../routes/metrics.ts';
 import { microsoftCalendarRouter } from '../routes/microsoft-calendar.ts';
 import { salesforceRouter } from '../routes/salesforce.ts';
 import { zoomRouter } from '../routes/zoom.ts';
+import type { MappingPreview } from './admin/mapping-preview.ts';
 import type { RateBucket } from './admin/stats.ts';
 import type { Config } from './core/config.ts';
 import type { Logger } from './core/logger.ts';
@@ -42,6 +43,8 @@ export interface AppDeps {
   microsoftManager?: SubscriptionManager;
   /** The Momentum token bucket (rate limiter and key), shown by GET /admin/stats. */
   momentumRate?: RateBucket;
+  /** The mapping preview on the bridge's own mappers; POST /admin/mapping/preview is served only when it is given. */
+  mappingPreview?: MappingPreview;
 }
 
 /** Builds the HTTP app from its dependencies; never listens (server.ts and tests do). */
@@ -91,6 +94,7 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.store) {
     const optional = {
       ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}),
+      ...(deps.mappingPreview ? { mappingPreview: deps.mappingPreview } : {}),
       ...(deps.googleManager || deps.microsoftManager
         ? {
             calendars: {

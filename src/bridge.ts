@@ -82,6 +82,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     ...(runtime.google ? { googleManager: runtime.google.manager } : {}),
     ...(runtime.microsoft ? { microsoftManager: runtime.microsoft.manager } : {}),
     momentumRate: { pacer: runtime.pacer, key: MOMENTUM_RATE_KEY },
+    mappingPreview: runtime.mappingPreview,
   });
   worker.start();
   const server = createHttpServer(app, config).listen(config.PORT, config.HOST);

@@ -1,3 +1,4 @@
+import { createMappingPreview, type MappersFor, type MappingPreview } from './admin/mapping-preview.ts';
 import { calendarMappers } from './calendar/calendar-mappers.ts';
 import { createRecordingMapper } from './calendar/recording-mapper.ts';
 import type { Config } from './core/config.ts';
@@ -33,6 +34,8 @@ export interface JobHandlers {
   google: GoogleRuntime | undefined;
   /** Microsoft 365 calendar watching, when an app registration is configured. */
   microsoft: MicrosoftRuntime | undefined;
+  /** What mapping would make of a payload or stored event, on these mappers (POST /admin/mapping/preview). */
+  mappingPreview: MappingPreview;
   close(): Promise<void>;
 }
 
@@ -71,24 +74,29 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   registry.register(remapKind.name, createRemapHandler({ ...delivery, store }));
   registry.register(importKind.name, createImportHandler({ ...delivery, store }));
   const zoom = createZoomApi(config, logger);
-  const recordingDeps = {
-    rules: rules.recordings,
-    calendar: rules.calendar,
-    internalDomains: config.INTERNAL_EMAIL_DOMAINS,
-    ...(directories.attendees ? { directory: directories.attendees } : {}),
-  };
-  const mappers = {
-    // Recordings become imports: Zoom's after its participants are read, signed ones as posted.
-    zoom: createZoomMapper({ ...recordingDeps, client: zoom }),
-    recording: createRecordingMapper(recordingDeps),
-    salesforce: createSalesforceEventMapper({
-      rules,
+  // One set of mappers per set of rules, all on the same CRM directories (one cache) and Zoom client.
+  const mappersFor: MappersFor = (ruleSet) => {
+    const recordingDeps = {
+      rules: ruleSet.recordings,
+      calendar: ruleSet.calendar,
       internalDomains: config.INTERNAL_EMAIL_DOMAINS,
-      ...(directories.owners ? { directory: directories.owners } : {}),
-    }),
-    ...calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: directories.attendees }),
+      ...(directories.attendees ? { directory: directories.attendees } : {}),
+    };
+    return {
+      // Recordings become imports: Zoom's after its participants are read, signed ones as posted.
+      zoom: createZoomMapper({ ...recordingDeps, client: zoom }),
+      recording: createRecordingMapper(recordingDeps),
+      salesforce: createSalesforceEventMapper({
+        rules: ruleSet,
+        internalDomains: config.INTERNAL_EMAIL_DOMAINS,
+        ...(directories.owners ? { directory: directories.owners } : {}),
+      }),
+      ...calendarMappers({ rules: ruleSet.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: directories.attendees }),
+    };
   };
+  const mappers = mappersFor(rules);
   registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, ...(metrics ? { metrics } : {}) }));
+  const mappingPreview = createMappingPreview({ rules, mappersFor, store, orgIds: config.SALESFORCE_ORG_IDS, settings: config, logger });
   for (const [kind, handler] of Object.entries({ ...google?.handlers, ...microsoft?.handlers })) registry.register(kind, handler);
   return {
     registry,
@@ -98,6 +106,7 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     sandbox,
     google,
     microsoft,
+    mappingPreview,
     close: async () => {
       await google?.close();
       await microsoft?.close();

@@ -13,7 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Body too large',
   415: 'Body is not application/json',
   500: 'Internal error',
-  502: 'The calendar provider refused; the change is saved and retried by the next upkeep round',
+  502: 'An outside service failed: a calendar provider refused a watch (the change is saved and retried by the next upkeep round), or a lookup of the mapping preview failed',
   503: 'admin API disabled: set ADMIN_API_KEYS',
 };
 

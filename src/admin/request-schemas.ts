@@ -152,3 +152,47 @@ export type DeliveryListQuery = z.output<typeof deliveryListQuerySchema>;
 export type EventListQueryInput = z.output<typeof eventListQuerySchema>;
 export type BulkReplayBody = z.output<typeof bulkReplayBodySchema>;
 export type DeliveryFilterInput = Omit<DeliveryListQuery, 'limit' | 'cursor'>;
+
+/**
+ * POST /admin/mapping/preview: a payload as its sender posts it, or a stored event, and optionally
+ * a proposed mapping file. One object rather than a union, so each mistake is named by its field.
+ */
+export const mappingPreviewBodySchema = z
+  .strictObject({
+    source: z
+      .enum(['salesforce', 'calendar'], { error: 'source must be "salesforce" or "calendar"' })
+      .optional()
+      .meta({ description: 'Which sender the payload is from; with payload, instead of eventId' }),
+    payload: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .optional()
+      .meta({
+        description:
+          'salesforce: the SOAP Outbound Message as text; calendar: the signed body of POST /calendar/events (a meeting, or a recording with kind "recording")',
+      }),
+    eventId: z
+      .int({ error: 'expected a positive whole number' })
+      .positive({ error: 'expected a positive whole number' })
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .meta({ description: 'A stored inbound event, instead of source and payload' }),
+    mapping: z
+      .record(z.string(), z.unknown(), { error: 'expected a mapping file (a JSON object)' })
+      .optional()
+      .meta({ description: 'A proposed mapping file (the JSON of MAPPING_FILE): previewed beside the rules in force' }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.eventId !== undefined) {
+      for (const key of ['source', 'payload'] as const)
+        if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'give either eventId, or source and payload' });
+      return;
+    }
+    if (body.source === undefined) ctx.addIssue({ code: 'custom', path: ['source'], message: 'required unless eventId is given' });
+    if (body.payload === undefined) ctx.addIssue({ code: 'custom', path: ['payload'], message: 'required unless eventId is given' });
+    if (body.source === 'salesforce' && body.payload !== undefined && typeof body.payload !== 'string')
+      ctx.addIssue({ code: 'custom', path: ['payload'], message: 'expected the Outbound Message XML as a string' });
+    if (body.source === 'calendar' && typeof body.payload === 'string')
+      ctx.addIssue({ code: 'custom', path: ['payload'], message: 'expected the signed body as a JSON object' });
+  });
+
+export type MappingPreviewBody = z.output<typeof mappingPreviewBodySchema>;

@@ -128,3 +128,26 @@ export type EventDetail = z.infer<typeof eventDetailSchema>;
 export type BulkReplayAnswer = z.infer<typeof bulkReplayAnswerSchema>;
 export type AdminStats = z.infer<typeof statsSchema>;
 export type WatchedCalendarView = z.infer<typeof watchedCalendarSchema>;
+
+const previewResultSchema = z.object({
+  notificationId: z.string().optional().meta({ description: 'Salesforce: the notification this result is for' }),
+  outcome: z.enum(['remap', 'import', 'skipped']),
+  request: z.unknown().optional().meta({ description: 'The body that would be sent to Momentum (remap or import)' }),
+  flags: z
+    .object({ triggerSummary: z.boolean(), triggerAiSignals: z.boolean() })
+    .optional()
+    .meta({ description: 'A remap: the query flags it would be sent with' }),
+  reason: z.string().optional().meta({ description: 'Skipped: why' }),
+  rule: z
+    .string()
+    .meta({ description: 'The mapping rule that decided (sobject:Event, explicit_ids, salesforce_link, attendees, no_crm_match…); none when skipped' }),
+});
+const previewResultsSchema = z.object({ results: z.array(previewResultSchema).meta({ description: 'One per record, in payload order' }) });
+
+export const mappingPreviewSchema = previewResultsSchema.extend({
+  source: z.string().meta({ description: "The inbound source it maps as: salesforce, calendar, recording (for eventId, the stored event's source)" }),
+  proposed: previewResultsSchema.optional().meta({ description: 'With a proposed mapping file: the same records under it, results in the same order' }),
+});
+
+export type MappingPreviewResult = z.infer<typeof previewResultSchema>;
+export type MappingPreviewAnswer = z.infer<typeof mappingPreviewSchema>;

@@ -10,6 +10,7 @@ import {
   manualImportBodySchema,
   manualRemapBodySchema,
   manualRemapQuerySchema,
+  mappingPreviewBodySchema,
 } from './request-schemas.ts';
 import {
   bulkReplayAnswerSchema,
@@ -20,6 +21,7 @@ import {
   eventPageSchema,
   jobAnswerSchema,
   jobPageSchema,
+  mappingPreviewSchema,
   openApiDocumentSchema,
   statsSchema,
   watchedCalendarSchema,
@@ -188,6 +190,25 @@ export const ADMIN_ROUTES = {
     summary: 'This document',
     query: emptyQuerySchema,
     success: { status: 200, description: 'OpenAPI 3.1', schema: openApiDocumentSchema },
+  }),
+  previewMapping: defineRoute({
+    method: 'post',
+    path: '/admin/mapping/preview',
+    operationId: 'previewMapping',
+    // Reads and looks up only: no admin change line.
+    mutating: false,
+    summary:
+      'What mapping would make of a payload or a stored event, under the rules in force and a proposed mapping file side by side; stores and sends nothing',
+    description:
+      'Give {source: "salesforce", payload: "<soap…>"}, {source: "calendar", payload: {…the signed body…}} or {eventId}, and optionally mapping (a mapping file as JSON). Runs the bridge\'s own mappers, CRM lookups included (cached), and answers their decisions: nothing is stored or enqueued and Momentum is never called. 400: the XML (invalid_xml, xml_dtd_refused, invalid_soap), an org not in SALESFORCE_ORG_IDS (org_not_allowed), a body the calendar route refuses (invalid_payload, details.issues), a mapping file MAPPING_FILE would refuse (invalid_mapping, details.problems with JSON paths), a record no rules can map (unmappable). 404: no such event. 502: a CRM or Zoom lookup failed (lookup_failed).',
+    query: emptyQuerySchema,
+    body: mappingPreviewBodySchema,
+    success: {
+      status: 200,
+      description: "Each record's outcome, under the rules in force and (with mapping) under the proposed ones",
+      schema: mappingPreviewSchema,
+    },
+    errors: [404, 413, 415, 502],
   }),
 };
 

@@ -55,18 +55,22 @@ export function formatRulesIssue(issue: z.core.$ZodIssue, input: unknown): strin
   }
 }
 
+/** The REMAP_TRIGGER_* and IMPORT_PROCESS_MEETINGS defaults a mapping file is resolved against. */
+export type RulesFlagSettings = Pick<Config, 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>;
+
 /** Parses and resolves the text of a mapping file; throws MappingRulesError naming each problem. */
-export function parseRules(
-  text: string,
-  file: string,
-  config: Pick<Config, 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>,
-): MappingRules {
+export function parseRules(text: string, file: string, config: RulesFlagSettings): MappingRules {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new MappingRulesError(file, [`not valid JSON: ${(error as Error).message}`]);
   }
+  return rulesFromJson(json, file, config);
+}
+
+/** Checks and resolves a mapping file already read as JSON (MAPPING_FILE, or one proposed to the admin preview). */
+export function rulesFromJson(json: unknown, file: string, config: RulesFlagSettings): MappingRules {
   const result = mappingFileSchema.safeParse(json);
   if (!result.success) {
     throw new MappingRulesError(
@@ -92,7 +96,7 @@ export function loadRules(
   return parseRules(text, config.MAPPING_FILE, config);
 }
 
-function flagsOf(config: Pick<Config, 'REMAP_TRIGGER_SUMMARY' | 'REMAP_TRIGGER_AI_SIGNALS'> & Partial<Pick<Config, 'IMPORT_PROCESS_MEETINGS'>>) {
+function flagsOf(config: RulesFlagSettings) {
   return {
     triggerSummary: config.REMAP_TRIGGER_SUMMARY,
     triggerAiSignals: config.REMAP_TRIGGER_AI_SIGNALS,

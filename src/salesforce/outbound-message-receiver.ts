@@ -2,7 +2,7 @@ import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { InboundEvent, IngestResult, NewJob, Store } from '../store/types.ts';
 import type { OutboundMessage, SoapParseErrorCode } from './outbound-message.ts';
 import { isSoapParseError, parseOutboundMessage } from './soap-parser.ts';
-import { salesforceRecordKey, type StoredNotification } from './stored-notification.ts';
+import { salesforceRecordKey, storedNotifications } from './stored-notification.ts';
 
 export interface OutboundMessageReceiverDeps {
   store: Pick<Store, 'ingest'>;
@@ -50,14 +50,21 @@ function parse(xml: string): OutboundMessage | Extract<OutboundMessageOutcome, {
   }
 }
 
+/** Why a message from this org is refused, or undefined when SALESFORCE_ORG_IDS lists it. */
+export function orgRefusal(orgIds: readonly string[]): (organizationId: string) => string | undefined {
+  // Salesforce compares org ids on their first 15 characters, case-sensitively (docs/protocols.md §2).
+  const allowed = new Set(orgIds.map((id) => id.slice(0, 15)));
+  return (organizationId) =>
+    allowed.has(organizationId.slice(0, 15)) ? undefined : `OrganizationId ${organizationId} is not allowed: it is not listed in SALESFORCE_ORG_IDS`;
+}
+
 /**
  * `POST /salesforce/outbound-message` without the HTTP: decode → parse → check the org → store
  * every notification and its mapping job in one transaction. Each refusal happens before
  * anything is stored; the router answers each outcome in SOAP.
  */
 export function outboundMessageReceiver(deps: OutboundMessageReceiverDeps): ReceiveOutboundMessage {
-  // Salesforce compares org ids on their first 15 characters, case-sensitively (docs/protocols.md §2).
-  const allowed = new Set(deps.orgIds.map((id) => id.slice(0, 15)));
+  const refusal = orgRefusal(deps.orgIds);
   const jobsFor = deps.jobsFor ?? mapEventJobsFor(salesforceRecordKey);
 
   return async (body) => {
@@ -65,23 +72,11 @@ export function outboundMessageReceiver(deps: OutboundMessageReceiverDeps): Rece
     if (typeof xml !== 'string') return xml;
     const message = parse(xml);
     if ('kind' in message) return message;
-    const { organizationId, actionId } = message;
-    if (!allowed.has(organizationId.slice(0, 15))) {
-      const reason = `OrganizationId ${organizationId} is not allowed: it is not listed in SALESFORCE_ORG_IDS`;
-      return { kind: 'refused', code: 'org_not_allowed', organizationId, reason };
-    }
-    const events = message.notifications.map((notification) => {
-      const parsedPayload: StoredNotification = {
-        version: 1,
-        organizationId,
-        actionId,
-        notificationId: notification.id,
-        sObjectType: notification.sObjectType,
-        fields: notification.fields,
-      };
-      // Redeliveries carry the same notification Id: de-duplicating on it makes them acked, not re-processed.
-      return { dedupeKey: `salesforce:${notification.id}`, parsedPayload };
-    });
+    const { organizationId } = message;
+    const reason = refusal(organizationId);
+    if (reason !== undefined) return { kind: 'refused', code: 'org_not_allowed', organizationId, reason };
+    // Redeliveries carry the same notification Id: de-duplicating on it makes them acked, not re-processed.
+    const events = storedNotifications(message).map((parsedPayload) => ({ dedupeKey: `salesforce:${parsedPayload.notificationId}`, parsedPayload }));
     try {
       const result = await deps.store.ingest({ source: 'salesforce', senderId: organizationId, rawPayload: xml, events }, jobsFor);
       return { kind: 'stored', message, result };

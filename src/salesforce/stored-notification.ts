@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import type { OutboundMessage } from './outbound-message.ts';
+
 /**
  * One Outbound Message notification as the bridge stores it (an inbound event's parsedPayload):
  * written by the receiver, read by the mapper and the mapping order. Rows written before the
@@ -15,6 +17,19 @@ export const storedNotificationSchema = z.object({
 });
 
 export type StoredNotification = z.output<typeof storedNotificationSchema>;
+
+/** Each notification of a parsed Outbound Message as it is stored, one inbound event each. */
+export function storedNotifications(message: OutboundMessage): StoredNotification[] {
+  const { organizationId, actionId } = message;
+  return message.notifications.map((notification) => ({
+    version: 1,
+    organizationId,
+    actionId,
+    notificationId: notification.id,
+    sObjectType: notification.sObjectType,
+    fields: notification.fields,
+  }));
+}
 
 /** The record a notification is a state of. A 15- and an 18-character id name one record: the first 15 characters are the id. */
 export function salesforceRecordKey(parsedPayload: unknown): string | undefined {
