@@ -16,7 +16,9 @@ const prefixed = (prefix, path) => {
     .replace(/^\$\.?/, '')
     .replace(/\[(\d+)\]/g, '.$1')
     .replace(/^\./, '');
-  return text === '' || text === '(root)' ? prefix : `${prefix}.${text}`;
+  if (text === '' || text === '(root)') return prefix;
+  // The calendar body's issues already name their place under payload.
+  return text === prefix || text.startsWith(`${prefix}.`) ? text : `${prefix}.${text}`;
 };
 
 /** A preview refusal as issues at the form's fields: the mapping file's problems at the mapping, the payload's at the payload. */
@@ -32,7 +34,7 @@ function issuesOf(error) {
   if (Array.isArray(details?.issues)) return read(details.issues, 'payload');
   if (error.code === 'invalid_mapping') return [{ path: 'mapping', message }];
   if (PAYLOAD_CODES.has(error.code)) return [{ path: 'payload', message }];
-  if (error.code === 'not_found') return [{ path: 'eventId', message }];
+  if (error.code === 'not_found' || error.code === 'no_mapper') return [{ path: 'eventId', message }];
   return undefined;
 }
 
