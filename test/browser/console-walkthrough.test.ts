@@ -44,6 +44,11 @@ describe.skipIf(!hasChromium)(
     let page: Page;
     const problems: string[] = [];
     const overflow: string[] = [];
+    /** Chromium logs every 4xx answer as a console error: a test that provokes one says which, and how many. */
+    const expectedLogs = new Map<number, number>();
+    const failedLoad = (status: number) =>
+      `console error: Failed to load resource: the server responded with a status of ${status} (${status === 400 ? 'Bad Request' : 'Not Found'})`;
+    const expectAnswers = (status: 400 | 404, count = 1) => void expectedLogs.set(status, (expectedLogs.get(status) ?? 0) + count);
 
     const api = async (urlPath: string, init: RequestInit = {}) => {
       const answer = await fetch(`${bridge.url}/admin/${urlPath}`, {
@@ -141,7 +146,16 @@ describe.skipIf(!hasChromium)(
 
     afterEach(async () => {
       // Every page: no console error, no page error, no CSP violation, no sideways scroll on a phone.
-      const seen = { problems: problems.splice(0), overflow: overflow.splice(0), csp: await cspViolations() };
+      const logged = problems.splice(0);
+      for (const [status, count] of expectedLogs) {
+        for (let left = count; left > 0; left -= 1) {
+          const at = logged.indexOf(failedLoad(status));
+          if (at >= 0) logged.splice(at, 1);
+          else logged.push(`expected a ${status} answer that never came`);
+        }
+      }
+      expectedLogs.clear();
+      const seen = { problems: logged, overflow: overflow.splice(0), csp: await cspViolations() };
       await page.evaluate(() => void (window as unknown as { cspViolations: string[] }).cspViolations.splice(0));
       expect(seen).toEqual({ problems: [], overflow: [], csp: [] });
     });
@@ -255,7 +269,7 @@ describe.skipIf(!hasChromium)(
       expect(((await api('events')) as { items: unknown[] }).items.length).toBe(eventsBefore);
     });
 
-    it('when the preview is given a mapping file that is not JSON, then the error is shown next to it and nothing is sent', async () => {
+    it('when the preview is given a mapping file that is not JSON, or one the bridge refuses, then the error is shown next to it', async () => {
       await openTab('preview');
       let previewCalls = 0;
       const count = (request: { url(): string }) => void (request.url().endsWith('/admin/mapping/preview') && (previewCalls += 1));
@@ -266,11 +280,20 @@ describe.skipIf(!hasChromium)(
       const message = await page.locator('#preview-mapping-error').textContent();
       const invalid = await page.locator('#preview-mapping').getAttribute('aria-invalid');
       page.off('request', count);
+
+      // Valid JSON, but not a mapping file MAPPING_FILE would take: the API's problem, at the same field.
+      expectAnswers(400);
+      await page.locator('#preview-mapping').fill(JSON.stringify({ sObjects: { Event: { enabled: 'no' } } }));
+      await page.locator('#preview-submit').click();
+      await page.locator('#preview-form[data-outcome="refused"]').waitFor();
+      const fromApi = await page.locator('#preview-mapping-error').textContent();
+      await photograph('03b-preview-mapping-refused');
       await page.locator('#preview-mapping').fill('');
 
       expect(message).toMatch(/^not valid JSON/);
       expect(invalid).toBe('true');
       expect(previewCalls).toBe(0);
+      expect(fromApi).toMatch(/^sObjects\.Event\.enabled: /);
     });
 
     it('when an operator submits the remap form with mistakes, then each is shown next to its field, the API’s own issues included', async () => {
@@ -291,6 +314,7 @@ describe.skipIf(!hasChromium)(
       await page.locator('#remap-host').fill('');
       await page.locator('#remap-opportunityId').fill('0065w000023STAmAAO');
       await page.locator('#remap-title').fill('x'.repeat(300));
+      expectAnswers(400);
       const refused = page.waitForResponse((answer) => answer.url().includes('/admin/meetings/remap'));
       await page.locator('#remap-submit').click();
       const status = (await refused).status();
@@ -357,6 +381,8 @@ describe.skipIf(!hasChromium)(
       await page.locator('#events-table tbody tr[data-id]').first().click();
       await page.locator('#event-detail pre[data-field="raw"]').waitFor();
       await photograph('06-inbound-events');
+      // No calendar provider on this bridge: /admin/calendars answers 404, and the view says so.
+      expectAnswers(404);
       await openTab('calendars');
       await expect.poll(() => page.locator('#calendars-note').textContent(), { timeout: UI_TIMEOUT_MS }).toMatch(/No calendar provider/);
       await photograph('07-calendars');
