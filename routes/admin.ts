@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { Router } from 'express';
 
+import { activity } from '../src/admin/activity.ts';
 import { bulkReplay } from '../src/admin/bulk-replay.ts';
 import { addCalendar, type CalendarManagers, listCalendars, removeCalendar } from '../src/admin/calendars.ts';
 import { deliveryDetail, listDeliveries } from '../src/admin/deliveries.ts';
@@ -84,6 +85,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
   });
 
   on(R.stats, async () => ({ body: await adminStats(store, deps.momentumRate) }));
+  on(R.activity, async ({ query }) => ({ body: await activity(store, query) }));
 
   if (calendars !== undefined) {
     on(R.listCalendars, async () => ({ body: await listCalendars(calendars) }));

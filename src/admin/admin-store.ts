@@ -3,5 +3,16 @@ import type { Store } from '../store/types.ts';
 /** The part of the store the admin API uses: reads, enqueue (reprocess, manual), replays and cancel. */
 export type AdminStore = Pick<
   Store,
-  'listJobs' | 'countJobs' | 'getJob' | 'getAttempts' | 'getEvent' | 'getMessage' | 'listEvents' | 'enqueue' | 'enqueueReplays' | 'cancelJob' | 'stats'
+  | 'listJobs'
+  | 'countJobs'
+  | 'getJob'
+  | 'getAttempts'
+  | 'getEvent'
+  | 'getMessage'
+  | 'listEvents'
+  | 'enqueue'
+  | 'enqueueReplays'
+  | 'cancelJob'
+  | 'stats'
+  | 'activity'
 >;

@@ -4,7 +4,7 @@ import type { AdminStore } from './admin-store.ts';
 import { decodeCursor, pageOf } from './cursor.ts';
 import { DELIVERY_KINDS, type DeliveryFilterInput, type DeliveryListQuery, PAGE_LIMIT_MAX } from './request-schemas.ts';
 import type { DeliveryDetail } from './response-schemas.ts';
-import { attemptView, deliveryView, eventSummary, jobSummary } from './views.ts';
+import { attemptView, DELIVERY_SEARCH_FIELDS, deliverySummary, deliveryView, eventSummary, jobSummary } from './views.ts';
 
 /** Deliveries are the jobs that call Momentum: remaps and imports (mapping jobs are not). */
 export const isDelivery = (job: Job): boolean => (DELIVERY_KINDS as readonly string[]).includes(job.kind);
@@ -24,8 +24,9 @@ export function deliveryFilter(input: DeliveryFilterInput): JobFilter {
 
 export async function listDeliveries(store: AdminStore, query: DeliveryListQuery) {
   const after = decodeCursor(query.cursor);
-  const rows = await store.listJobs({ ...deliveryFilter(query), ...(after ? { after } : {}), limit: query.limit + 1 });
-  return pageOf(rows, query.limit, (job) => ({ at: job.createdAt, id: job.id }), jobSummary);
+  const search = query.q === undefined ? {} : { payloadSearch: { text: query.q, fields: DELIVERY_SEARCH_FIELDS } };
+  const rows = await store.listJobs({ ...deliveryFilter(query), ...search, ...(after ? { after } : {}), limit: query.limit + 1 });
+  return pageOf(rows, query.limit, (job) => ({ at: job.createdAt, id: job.id }), deliverySummary);
 }
 
 export async function loadDelivery(store: Pick<AdminStore, 'getJob'>, id: number): Promise<Job> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { hasControlCharacter } from '../http/inbound-text.ts';
 import { importRequestSchema, remapRequestSchema } from '../momentum/schemas.ts';
 import type { EventState, JobState } from '../store/types.ts';
 
@@ -56,7 +57,35 @@ const deliveryFilterShape = {
   salesforceId: salesforceId.optional().meta({ description: 'A Salesforce id anywhere in the request (15 or 18 characters)' }),
 };
 
-export const deliveryListQuerySchema = z.strictObject({ ...deliveryFilterShape, limit, cursor }).refine(sinceUntil, sinceUntilError);
+export const SEARCH_TEXT_MAX = 200;
+
+const searchText = z
+  .string()
+  .min(1)
+  .max(SEARCH_TEXT_MAX, { error: `at most ${SEARCH_TEXT_MAX} characters` })
+  // Search text is typed by a person: a control character (a pasted tab or newline) is a mistake.
+  .refine((text) => !hasControlCharacter(text), { error: 'holds a control character' })
+  .meta({
+    description: `Text in the meeting title, the source (TYPE:id), the import's meeting id or a Salesforce id; A-Z match a-z. At most ${SEARCH_TEXT_MAX} characters`,
+  });
+
+export const deliveryListQuerySchema = z.strictObject({ ...deliveryFilterShape, q: searchText.optional(), limit, cursor }).refine(sinceUntil, sinceUntilError);
+
+/** At most this many buckets in one answer: a day by the minute. */
+export const ACTIVITY_BUCKETS_MAX = 1440;
+
+export const activityQuerySchema = z
+  .strictObject({
+    since: instant.optional().meta({ description: 'Start of the first bucket (ISO 8601; default: until minus 24 hours)' }),
+    until: instant.optional().meta({
+      description: 'End of the last bucket, exclusive (ISO 8601; default: the end of the current minute or hour, UTC)',
+    }),
+    bucket: z
+      .enum(['minute', 'hour'], { error: 'bucket must be "minute" or "hour"' })
+      .default('hour')
+      .meta({ description: `Bucket length (default hour); at most ${ACTIVITY_BUCKETS_MAX} buckets from since to until` }),
+  })
+  .refine(sinceUntil, sinceUntilError);
 
 export const eventListQuerySchema = z
   .strictObject({
@@ -150,8 +179,9 @@ export const calendarRemoveQuerySchema = z.strictObject({ provider });
 
 export type DeliveryListQuery = z.output<typeof deliveryListQuerySchema>;
 export type EventListQueryInput = z.output<typeof eventListQuerySchema>;
+export type ActivityQueryInput = z.output<typeof activityQuerySchema>;
 export type BulkReplayBody = z.output<typeof bulkReplayBodySchema>;
-export type DeliveryFilterInput = Omit<DeliveryListQuery, 'limit' | 'cursor'>;
+export type DeliveryFilterInput = Omit<DeliveryListQuery, 'limit' | 'cursor' | 'q'>;
 
 /**
  * POST /admin/mapping/preview: a payload as its sender posts it, or a stored event, and optionally

@@ -47,8 +47,25 @@ export const eventSummarySchema = z.object({
   stateReason: z.string().nullable(),
 });
 
+/** A delivery in a listing: the job, and what an operator knows its meeting by, read from the request sent. */
+export const deliverySummarySchema = jobSummarySchema.extend({
+  title: z.string().nullable().meta({ description: "The meeting's title (a remap's meetingDetails.title, an import's meeting.title)" }),
+  sourceRef: z.string().nullable().meta({ description: "A remap's source as TYPE:id, an import's meeting.id" }),
+  startTime: z.string().nullable().meta({ description: "The meeting's start time as sent (meetingDetails.startTime, meeting.startTime)" }),
+  salesforceIds: z
+    .object({
+      opportunityId: z.string().optional(),
+      accountId: z.string().optional(),
+      leadId: z.string().optional(),
+      salesforceAccountId: z.string().optional(),
+      salesforceOpportunityId: z.string().optional(),
+    })
+    .meta({ description: "The Salesforce ids sent, by the request's field names (a remap's salesforceRecords, an import's meeting)" }),
+});
+
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 export const jobPageSchema = page(jobSummarySchema);
+export const deliveryPageSchema = page(deliverySummarySchema);
 export const eventPageSchema = page(eventSummarySchema);
 
 export const deliveryDetailSchema = z.object({
@@ -102,6 +119,36 @@ export const statsSchema = z.object({
     })
     .nullable()
     .meta({ description: "Momentum's budget; null when pacing is off" }),
+  quota: z
+    .union([
+      z.object({
+        limit: z.int().meta({ description: 'Calls Momentum takes per window (MOMENTUM_RATE_LIMIT)' }),
+        windowSeconds: z.number(),
+        usedInWindow: z.int().meta({ description: 'Calls in the current sliding window, over every instance' }),
+        remaining: z.int().meta({ description: 'Calls that may go now (0 while blocked)' }),
+        nextSlotAt: time.meta({ description: 'When the next call may go (now while calls remain)' }),
+        blockedUntil: time.nullable().meta({ description: 'Set after a 429 (or rate-limit headers saying the budget is spent)' }),
+        backlog: z.int().meta({ description: 'Pending remaps and imports: each needs a call from this budget' }),
+        etaSeconds: z.number().meta({
+          description: 'Seconds from `at` until the last of the backlog has gone, at the configured limit (to the millisecond); 0 when the backlog is empty',
+        }),
+      }),
+      z.object({ off: z.literal(true) }),
+    ])
+    .meta({ description: "Momentum's budget and the backlog waiting for it; {off: true} when pacing is off" }),
+});
+
+export const activitySchema = z.object({
+  buckets: z.array(
+    z.object({
+      start: time.meta({ description: 'Start of the bucket; it ends where the next starts (the last, at until)' }),
+      inbound: z.int().meta({ description: 'Inbound events received' }),
+      delivered: z.int().meta({ description: 'Remaps and imports that succeeded' }),
+      dead: z.int().meta({ description: 'Remaps and imports that went dead' }),
+      skipped: z.int().meta({ description: 'Remaps and imports that ended skipped (e.g. unchanged since the last one sent)' }),
+      superseded: z.int().meta({ description: 'Remaps and imports replaced by a newer one of the same meeting while they waited' }),
+    }),
+  ),
 });
 
 export const watchedCalendarSchema = z.object({
@@ -122,11 +169,14 @@ export const calendarListSchema = z.object({ calendars: z.array(watchedCalendarS
 export const openApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
 
 export type JobSummary = z.infer<typeof jobSummarySchema>;
+export type DeliverySummary = z.infer<typeof deliverySummarySchema>;
 export type EventSummary = z.infer<typeof eventSummarySchema>;
 export type DeliveryDetail = z.infer<typeof deliveryDetailSchema>;
 export type EventDetail = z.infer<typeof eventDetailSchema>;
 export type BulkReplayAnswer = z.infer<typeof bulkReplayAnswerSchema>;
 export type AdminStats = z.infer<typeof statsSchema>;
+export type Quota = AdminStats['quota'];
+export type Activity = z.infer<typeof activitySchema>;
 export type WatchedCalendarView = z.infer<typeof watchedCalendarSchema>;
 
 const previewResultSchema = z.object({

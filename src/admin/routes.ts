@@ -1,4 +1,6 @@
 import {
+  ACTIVITY_BUCKETS_MAX,
+  activityQuerySchema,
   bulkReplayBodySchema,
   calendarBodySchema,
   calendarParamsSchema,
@@ -13,14 +15,15 @@ import {
   mappingPreviewBodySchema,
 } from './request-schemas.ts';
 import {
+  activitySchema,
   bulkReplayAnswerSchema,
   calendarListSchema,
   deliveryAnswerSchema,
   deliveryDetailSchema,
+  deliveryPageSchema,
   eventDetailSchema,
   eventPageSchema,
   jobAnswerSchema,
-  jobPageSchema,
   mappingPreviewSchema,
   openApiDocumentSchema,
   statsSchema,
@@ -66,9 +69,11 @@ export const ADMIN_ROUTES = {
     path: '/admin/deliveries',
     operationId: 'listDeliveries',
     mutating: false,
-    summary: 'Remap and import deliveries, newest first',
+    summary: 'Remap and import deliveries, newest first, with the meeting each is about',
+    description:
+      'Each row carries its meeting as the request names it (title, sourceRef, startTime, salesforceIds). q finds text in the title, the source (TYPE:id), the import meeting id or a Salesforce id, A-Z matching a-z.',
     query: deliveryListQuerySchema,
-    success: { status: 200, description: 'A page of deliveries', schema: jobPageSchema },
+    success: { status: 200, description: 'A page of deliveries', schema: deliveryPageSchema },
   }),
   getDelivery: defineRoute({
     method: 'get',
@@ -145,9 +150,21 @@ export const ADMIN_ROUTES = {
     path: '/admin/stats',
     operationId: 'getStats',
     mutating: false,
-    summary: 'Counts by kind and state, oldest pending, dead in the last 24 h, the Momentum rate-limit bucket',
+    summary: 'Counts by kind and state, oldest pending, dead in the last 24 h, the Momentum rate-limit bucket and the backlog waiting for it',
+    description:
+      'quota.etaSeconds: when the last pending remap or import will have gone at the configured limit, from the calls in the window now (each window lets limit calls go).',
     query: emptyQuerySchema,
     success: { status: 200, description: 'The stats', schema: statsSchema },
+  }),
+  activity: defineRoute({
+    method: 'get',
+    path: '/admin/activity',
+    operationId: 'getActivity',
+    mutating: false,
+    summary: 'Inbound events and delivery outcomes per minute or hour (default: the last 24 hours by hour)',
+    description: `Counted in the database, so over every instance. Buckets start at since and follow each other; empty ones are zeros. inbound counts events by when they were received; delivered, dead, skipped and superseded count remaps and imports by when they reached that state. More than ${ACTIVITY_BUCKETS_MAX} buckets is a 400.`,
+    query: activityQuerySchema,
+    success: { status: 200, description: 'Every bucket of the range, oldest first', schema: activitySchema },
   }),
   listCalendars: defineRoute({
     method: 'get',

@@ -1,5 +1,5 @@
 import type { Attempt, InboundEvent, InboundMessage, Job } from '../store/types.ts';
-import type { DeliveryDetail, EventDetail, EventSummary, JobSummary } from './response-schemas.ts';
+import type { DeliveryDetail, DeliverySummary, EventDetail, EventSummary, JobSummary } from './response-schemas.ts';
 
 /** How the admin API shows stored rows: ISO times, the coalescing key named `meeting`. */
 
@@ -48,6 +48,66 @@ export function attemptView(attempt: Attempt): DeliveryDetail['attempts'][number
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const recordAt = (value: unknown, key: string): Record<string, unknown> => (isRecord(value) && isRecord(value[key]) ? value[key] : {});
+const textAt = (value: Record<string, unknown>, key: string): string | null => {
+  const text = value[key];
+  return typeof text === 'string' && text !== '' ? text : null;
+};
+
+/** The Salesforce id fields of each request, as it names them (momentum/schemas.ts). */
+const REMAP_ID_FIELDS = ['opportunityId', 'accountId', 'leadId'] as const;
+const IMPORT_ID_FIELDS = ['salesforceAccountId', 'salesforceOpportunityId'] as const;
+
+function idsOf(source: Record<string, unknown>, fields: readonly (keyof DeliverySummary['salesforceIds'])[]): DeliverySummary['salesforceIds'] {
+  const ids: DeliverySummary['salesforceIds'] = {};
+  for (const field of fields) {
+    const id = textAt(source, field);
+    if (id !== null) ids[field] = id;
+  }
+  return ids;
+}
+
+/**
+ * A delivery as a listing shows it: what an operator knows its meeting by, read from the stored
+ * request (`{request: {source, salesforceRecords, meetingDetails}}` for a remap, `{request:
+ * {meeting}}` for an import). A payload that no longer fits its schema shows nulls, not an error.
+ */
+export function deliverySummary(job: Job): DeliverySummary {
+  const request = recordAt(job.payload, 'request');
+  if (job.kind === 'import') {
+    const meeting = recordAt(request, 'meeting');
+    return {
+      ...jobSummary(job),
+      title: textAt(meeting, 'title'),
+      sourceRef: textAt(meeting, 'id'),
+      startTime: textAt(meeting, 'startTime'),
+      salesforceIds: idsOf(meeting, IMPORT_ID_FIELDS),
+    };
+  }
+  const source = recordAt(request, 'source');
+  const details = recordAt(request, 'meetingDetails');
+  const [type, id] = [textAt(source, 'type'), textAt(source, 'id')];
+  return {
+    ...jobSummary(job),
+    title: textAt(details, 'title'),
+    sourceRef: id === null ? null : type === null ? id : `${type}:${id}`,
+    startTime: textAt(details, 'startTime'),
+    salesforceIds: idsOf(recordAt(request, 'salesforceRecords'), REMAP_ID_FIELDS),
+  };
+}
+
+/** Where deliverySummary reads what `?q=` searches: the titles, the source as TYPE:id, the import's meeting id, the Salesforce ids. */
+export const DELIVERY_SEARCH_FIELDS: ReadonlyArray<ReadonlyArray<readonly string[]>> = [
+  [['request', 'meetingDetails', 'title']],
+  [['request', 'meeting', 'title']],
+  [
+    ['request', 'source', 'type'],
+    ['request', 'source', 'id'],
+  ],
+  [['request', 'meeting', 'id']],
+  ...REMAP_ID_FIELDS.map((field) => [['request', 'salesforceRecords', field]]),
+  ...IMPORT_ID_FIELDS.map((field) => [['request', 'meeting', field]]),
+];
 
 /** A delivery's payload as stored: `{request, flags, replay?}` for a remap, `{request}` for an import. */
 export function deliveryView(job: Job): DeliveryDetail['delivery'] {

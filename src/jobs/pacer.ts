@@ -19,6 +19,10 @@ export interface BudgetView {
   remaining: number;
   nextFreeAt: number;
   blockedUntil: number | null;
+  /** The calls in the window, ascending (for the arithmetic of a backlog, rate-log.ts lastCallAt). */
+  times: number[];
+  /** The clock the view was read against (on PostgreSQL, the database's). */
+  at: number;
 }
 
 /**
@@ -59,6 +63,8 @@ export function createPacer(store: PacerStore, budgets: ReadonlyArray<{ key: str
         remaining,
         nextFreeAt: state.nextFreeAt,
         blockedUntil: state.blockedUntil,
+        times: state.times,
+        at: state.at,
       };
     },
   };

@@ -47,3 +47,38 @@ export function busiestWindow(times: readonly number[], windowMs: number): numbe
   }
   return most;
 }
+
+/**
+ * When the last of `backlog` more calls goes if each goes as early as freeSlots allows (the
+ * claim's own rule) and takes no time: the admin's ETA of a backlog. `now` when it is empty.
+ *
+ * A call may go at t when fewer than N slots lie in (t − W, t], that is when the N-th latest slot
+ * so far, D, is at or before t − W (with fewer than N slots, at any t). So the k-th call goes at
+ * f_k = max(start, D_k + W), start being now or the end of a block, D_k the N-th latest of the log
+ * and f_1 … f_{k−1}. f_k is later than D_k, so it joins the N latest and D_k leaves them; f never
+ * decreases (the N latest only move later), so f_backlog is the last call. Once the N latest are
+ * all calls of the backlog (f_{k−N+1} … f_k, no slot of the log left among them), D_{k+1} = f_{k+1−N}
+ * and f_{k+1} = f_{k+1−N} + W: each window of W lets N go, each call one window after the call N
+ * before it. The loop places calls one by one until then (at most the log's N latest and the
+ * calls that pass them), and the rest follows at once: f_B = f_{B−rN} + rW with r = ⌈(B − k)/N⌉.
+ */
+export function lastCallAt(times: readonly number[], limit: RateWindow, now: number, blockedUntil: number | null, backlog: number): number {
+  const { requests, windowMs } = limit;
+  if (backlog <= 0) return now;
+  const start = blockedUntil !== null && blockedUntil > now ? blockedUntil : now;
+  // Ascending; a slot that left the window (D + W ≤ now) constrains no call, as an absent one.
+  const latest = times.filter((at) => at > now - windowMs).sort((a, b) => a - b);
+  latest.splice(0, Math.max(0, latest.length - requests));
+  const sent: number[] = [];
+  for (let placed = 0; placed < backlog; placed += 1) {
+    if (placed >= requests && latest.every((at, index) => at === sent[placed - requests + index])) {
+      const rounds = Math.ceil((backlog - placed) / requests);
+      return (sent[backlog - 1 - rounds * requests] as number) + rounds * windowMs;
+    }
+    const at = latest.length < requests ? start : Math.max(start, (latest.shift() as number) + windowMs);
+    const position = latest.findIndex((other) => other > at);
+    latest.splice(position === -1 ? latest.length : position, 0, at);
+    sent.push(at);
+  }
+  return sent[backlog - 1] as number;
+}

@@ -1,12 +1,21 @@
 import type { Dialect } from './migrations.ts';
 import type { Row } from './row-mappers.ts';
 import { limitParam } from './sql.ts';
-import { type EventListQuery, JOB_PRIORITY, type JobFilter, type JobListQuery, type JobState, type PriorityClass, type StoreStats } from './types.ts';
+import {
+  type EventListQuery,
+  JOB_PRIORITY,
+  type JobFilter,
+  type JobListQuery,
+  type JobState,
+  type PayloadSearch,
+  type PriorityClass,
+  type StoreStats,
+} from './types.ts';
 
 /**
  * Read models over the store (admin API, metrics), shared by both engines. Listings are built from
- * their filters with `$n` placeholders (SQLite rewrites them, see sql.ts); the only dialect
- * difference is the substring function. Keyset pagination on (time, id) keeps a page's cost flat
+ * their filters with `$n` placeholders (SQLite rewrites them, see sql.ts); the dialects differ only
+ * in the substring, JSON and case functions (searchCondition). Keyset pagination on (time, id) keeps a page's cost flat
  * however deep the operator pages, and a row inserted meanwhile never shifts a page.
  */
 
@@ -56,14 +65,14 @@ export function statsFromRows(rows: Row[], at: number): StoreStats {
   return stats;
 }
 
-function placeholders(params: Params) {
+export function placeholders(params: Params) {
   return (value: string | number): string => {
     params.push(value);
     return `$${params.length}`;
   };
 }
 
-const inList = (column: string, values: readonly (string | number)[], add: (value: string | number) => string): string =>
+export const inList = (column: string, values: readonly (string | number)[], add: (value: string | number) => string): string =>
   values.length === 0 ? '1 = 0' : `${column} IN (${values.map(add).join(', ')})`;
 
 function jobConditions(filter: JobFilter, dialect: Dialect, params: Params): string[] {
@@ -84,8 +93,34 @@ function jobConditions(filter: JobFilter, dialect: Dialect, params: Params): str
     const find = dialect === 'sqlite' ? 'instr' : 'strpos';
     where.push(`${find}(j.payload, CAST(${add(filter.payloadContains)} AS TEXT)) > 0`);
   }
+  if (filter.payloadSearch !== undefined) where.push(searchCondition(filter.payloadSearch, dialect, add));
   if (filter.notReplayed) where.push('NOT EXISTS (SELECT 1 FROM jobs r WHERE r.replay_of = j.id)');
   return where;
+}
+
+const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const JSON_KEY = /^\w+$/;
+
+function jsonPath(path: readonly string[], dialect: Dialect): string {
+  if (path.length === 0 || !path.every((key) => JSON_KEY.test(key))) throw new Error(`not a searchable JSON path: ${path.join('.')}`);
+  return dialect === 'sqlite' ? `$.${path.join('.')}` : `{${path.join(',')}}`;
+}
+
+/**
+ * The search folds ASCII letters only, on both engines: SQLite's lower() knows no other letters
+ * (without ICU), and PostgreSQL's would fold more, so PostgreSQL folds with translate() instead.
+ * The paths are parameters too: SQLite's json_extract takes a `$.a.b` path, PostgreSQL's #>> a
+ * text array, applied to the payload parsed once per row (the inner SELECT).
+ */
+function searchCondition(search: PayloadSearch, dialect: Dialect, add: (value: string | number) => string): string {
+  if (search.fields.length === 0) return '1 = 0';
+  const text = add(search.text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()));
+  const value = (path: readonly string[]) =>
+    dialect === 'sqlite' ? `json_extract(j.payload, ${add(jsonPath(path, dialect))})` : `d.p #>> CAST(${add(jsonPath(path, dialect))} AS TEXT[])`;
+  const fields = search.fields.map((paths) => (paths.length === 1 ? value(paths[0]!) : `concat_ws(':', ${paths.map(value).join(', ')})`));
+  if (dialect === 'sqlite') return `instr(lower(concat_ws(char(10), ${fields.join(', ')})), CAST(${text} AS TEXT)) > 0`;
+  const folded = `translate(concat_ws(chr(10), ${fields.join(', ')}), '${ASCII_UPPER}', '${ASCII_UPPER.toLowerCase()}')`;
+  return `(SELECT strpos(${folded}, CAST(${text} AS TEXT)) FROM (SELECT CAST(j.payload AS JSONB) AS p) AS d) > 0`;
 }
 
 const whereClause = (conditions: string[]): string => (conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`);

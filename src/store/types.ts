@@ -168,6 +168,8 @@ export interface RateState {
   blockedUntil: number | null;
   /** The clock these times were read against. */
   at: number;
+  /** The log these figures come from: the call slots in the window, ascending (some may lie ahead of `at`: calls not yet answered). */
+  times: number[];
 }
 
 export interface IngestResult {
@@ -209,8 +211,24 @@ export interface JobFilter {
   replayOf?: number;
   /** The payload's JSON text contains this text, case-sensitively (a Salesforce id). */
   payloadContains?: string;
+  /** Text in chosen fields of the payload, ignoring ASCII case (an operator's search). */
+  payloadSearch?: PayloadSearch;
   /** Only jobs no other job replays yet (bulk replay must not send one delivery twice). */
   notReplayed?: boolean;
+}
+
+/**
+ * A search of a job's payload: `text` inside one of `fields`, with A-Z and a-z alike and every
+ * other character as it is (both engines fold ASCII only, so they find the same jobs).
+ */
+export interface PayloadSearch {
+  text: string;
+  /**
+   * The values searched, each the string at one JSON path (keys from the payload's root: letters,
+   * digits and _), or at several joined with ':' (a source's `TYPE:id`). The values are joined by
+   * a newline, so text without one never matches across two of them.
+   */
+  fields: ReadonlyArray<ReadonlyArray<readonly string[]>>;
 }
 
 export interface JobListQuery extends JobFilter {
@@ -228,6 +246,26 @@ export interface EventListQuery {
   /** Newest first (receivedAt, id descending); `after` continues past this row. */
   after?: ListPosition;
   limit: number;
+}
+
+/** Buckets of activity: [since, until) cut into pieces of bucketMs from since (the last may be shorter). */
+export interface ActivityQuery {
+  since: number;
+  until: number;
+  bucketMs: number;
+  /** The job kinds counted as deliveries. */
+  kinds: readonly string[];
+}
+
+/** One bucket: inbound events received in it, and jobs of the kinds asked for that reached each ended state in it. */
+export interface ActivityBucket {
+  /** Epoch ms: since + n × bucketMs. */
+  start: number;
+  inbound: number;
+  succeeded: number;
+  dead: number;
+  skipped: number;
+  superseded: number;
 }
 
 export interface InboundMessage {
@@ -305,6 +343,11 @@ export interface AdminReads {
   listJobs(query: JobListQuery): Promise<Job[]>;
   countJobs(filter: JobFilter): Promise<number>;
   listEvents(query: EventListQuery): Promise<InboundEvent[]>;
+  /**
+   * Every bucket of the range, oldest first, empty ones with zeros: inbound events by the time they
+   * were received, jobs of `kinds` by the time they ended succeeded, dead, skipped or superseded.
+   */
+  activity(query: ActivityQuery): Promise<ActivityBucket[]>;
   /** Pending → cancelled with the reason, atomically; undefined when the job is not pending (or unknown). */
   cancelJob(id: number, reason: string, now?: number): Promise<Job | undefined>;
 }

@@ -308,6 +308,8 @@ for (const { engine, skip, title } of ENGINES) {
 
     it.each([
       ['/admin/deliveries?meeting=source:ZOOM:a%00b', 'invalid_query'],
+      ['/admin/deliveries?q=a%00b', 'invalid_query'],
+      ['/admin/activity?since=2026-01-05T09:00:00Z%00', 'invalid_query'],
       ['/admin/events?source=sales%00force', 'invalid_query'],
       ['/admin/deliveries/1%00', 'invalid_path'],
     ])('when a read is asked for %s, then 400 %s as well, not a 500 from the database', async (path, code) => {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { deliveryDetailSchema, jobPageSchema } from '../../src/admin/response-schemas.ts';
+import { deliveryDetailSchema, deliveryPageSchema } from '../../src/admin/response-schemas.ts';
 import { type AdminApp, startAdminApp } from './support/admin-app.ts';
 import { deadRemap, pendingJob, remapJob, remapPayload, settledJob, storeEvent } from './support/seed.ts';
 
@@ -24,7 +24,7 @@ describe('GET /admin/deliveries', () => {
     const response = await harness.get('/admin/deliveries');
 
     expect(response.status).toBe(200);
-    expect(jobPageSchema.parse(response.body)).toEqual(response.body);
+    expect(deliveryPageSchema.parse(response.body)).toEqual(response.body);
     expect(response.body.items.map((item: { id: number }) => item.id)).toEqual([imported!.id, dead.id]);
     expect(response.body.items.map((item: { id: number }) => item.id)).not.toContain(mapping!.id);
     expect(response.body.items[1]).toMatchObject({
@@ -61,6 +61,107 @@ describe('GET /admin/deliveries', () => {
     expect(await ids('salesforceId=0065w000023xyzaAAC')).toEqual([]);
     expect(await ids(`since=${encodeURIComponent(since)}`)).toEqual([pending.id]);
     expect(await ids(`until=${encodeURIComponent(since)}`)).toEqual([succeeded.id, dead.id]);
+  });
+
+  it('when deliveries are listed, then each row names its meeting as the request did: title or source, start time and the Salesforce ids sent', async () => {
+    harness = await startAdminApp();
+    const [remap, imported, bare] = await harness.store.enqueue([
+      {
+        kind: 'remap',
+        payload: {
+          request: {
+            source: { id: 'abc123', type: 'GOOGLE_CALENDAR' },
+            salesforceRecords: { opportunityId: '0065w000023STAmAAO', accountId: '0015w00002XyZaBAAV' },
+            meetingDetails: { title: 'Pricing review', startTime: '2026-05-08T10:00:00Z' },
+          },
+          flags: { triggerSummary: false, triggerAiSignals: false },
+        },
+      },
+      {
+        kind: 'import',
+        payload: {
+          request: {
+            meeting: { id: 'zoom-8842', title: 'Recorded demo', startTime: '2026-05-07T15:30:00Z', salesforceOpportunityId: '0065w000023XYZaAAC' },
+          },
+        },
+      },
+      // A remap by meeting details alone, and a payload that fits no schema: nulls, not an error.
+      { kind: 'remap', payload: { request: { salesforceRecords: { leadId: '00Q5w00001AbCdEEAV' }, meetingDetails: { momentumMeetingId: 7 } } } },
+    ]);
+    const [broken] = await harness.store.enqueue([{ kind: 'import', payload: 'not an object' }]);
+
+    const response = await harness.get('/admin/deliveries').expect(200);
+
+    expect(deliveryPageSchema.parse(response.body)).toEqual(response.body);
+    const byId = new Map(response.body.items.map((item: { id: number }) => [item.id, item]));
+    expect(byId.get(remap!.id)).toMatchObject({
+      title: 'Pricing review',
+      sourceRef: 'GOOGLE_CALENDAR:abc123',
+      startTime: '2026-05-08T10:00:00Z',
+      salesforceIds: { opportunityId: '0065w000023STAmAAO', accountId: '0015w00002XyZaBAAV' },
+    });
+    expect(byId.get(imported!.id)).toMatchObject({
+      title: 'Recorded demo',
+      sourceRef: 'zoom-8842',
+      startTime: '2026-05-07T15:30:00Z',
+      salesforceIds: { salesforceOpportunityId: '0065w000023XYZaAAC' },
+    });
+    expect(byId.get(bare!.id)).toMatchObject({ title: null, sourceRef: null, startTime: null, salesforceIds: { leadId: '00Q5w00001AbCdEEAV' } });
+    expect(byId.get(broken!.id)).toMatchObject({ kind: 'import', title: null, sourceRef: null, startTime: null, salesforceIds: {} });
+  });
+
+  it('when q is given, then only deliveries whose title, source, import meeting id or a Salesforce id holds it are listed, A-Z matching a-z', async () => {
+    harness = await startAdminApp();
+    const [pricing, imported, other] = await harness.store.enqueue([
+      {
+        kind: 'remap',
+        payload: {
+          request: {
+            source: { id: 'abc123', type: 'GOOGLE_CALENDAR' },
+            salesforceRecords: { opportunityId: '0065w000023STAmAAO' },
+            meetingDetails: { title: 'Pricing review 100%' },
+          },
+        },
+      },
+      { kind: 'import', payload: { request: { meeting: { id: 'zoom-8842', title: 'Recorded demo', salesforceAccountId: '0015w00002XyZaBAAV' } } } },
+      { kind: 'remap', payload: { request: { source: { id: 'zzz', type: 'ZOOM' }, salesforceRecords: { leadId: '00Q5w00001AbCdEEAV' } }, note: 'pricing' } },
+    ]);
+    await harness.store.enqueue([{ kind: 'map-event', payload: { request: { meetingDetails: { title: 'Pricing review' } } } }]);
+    const ids = async (query: string) => (await harness!.get(`/admin/deliveries?${query}`).expect(200)).body.items.map((item: { id: number }) => item.id);
+
+    expect(await ids('q=PRICING')).toEqual([pricing!.id]);
+    expect(await ids(`q=${encodeURIComponent('google_calendar:ABC1')}`)).toEqual([pricing!.id]);
+    expect(await ids('q=0065w000023stam')).toEqual([pricing!.id]);
+    expect(await ids('q=xyzab')).toEqual([imported!.id]);
+    expect(await ids('q=zoom-88')).toEqual([imported!.id]);
+    expect(await ids('q=00Q5w00001AbCdE')).toEqual([other!.id]);
+    expect(await ids('q=zoom')).toEqual([other!.id, imported!.id]);
+    expect(await ids(`q=${encodeURIComponent('100%')}`)).toEqual([pricing!.id]);
+    expect(await ids(`q=${encodeURIComponent('1%')}`)).toEqual([]);
+    expect(await ids('q=pricing&kind=import')).toEqual([]);
+    expect(await ids('q=nothing-like-this')).toEqual([]);
+  });
+
+  it.each([
+    ['q=', 'an empty q'],
+    [`q=${'a'.repeat(201)}`, 'a q of 201 characters'],
+    ['q=a%09b', 'a tab in q'],
+    ['q=a%0Ab', 'a newline in q'],
+    ['q=a%C2%85b', 'a C1 control character in q'],
+  ])('when the query is %s (%s), then 400 names q', async (query) => {
+    harness = await startAdminApp();
+
+    const response = await harness.get(`/admin/deliveries?${query}`);
+
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('invalid_query');
+    expect(response.body.error.details.map((issue: { path: string }) => issue.path)).toEqual(['q']);
+  });
+
+  it('when q is 200 characters, then it is taken', async () => {
+    harness = await startAdminApp();
+
+    await harness.get(`/admin/deliveries?q=${'a'.repeat(200)}`).expect(200);
   });
 
   it('when the list spans several pages, then the cursors walk it newest first with no row twice and no row missed', async () => {

@@ -75,6 +75,14 @@ describe('GET /admin/openapi.json', () => {
     expect(paths['/admin/deliveries/{id}/replay'].post.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
     expect(Object.keys(paths['/admin/deliveries/{id}/replay'].post.responses)).toEqual(expect.arrayContaining(['202', '401', '404', '409', '503']));
     expect(paths['/admin/meetings/remap'].post.requestBody.content['application/json'].schema.required).toContain('salesforceRecords');
+    expect(list.find((parameter: { name: string }) => parameter.name === 'q')).toMatchObject({ in: 'query', required: false, schema: { maxLength: 200 } });
+    const items = paths['/admin/deliveries'].get.responses['200'].content['application/json'].schema.properties.items.items;
+    expect(Object.keys(items.properties)).toEqual(expect.arrayContaining(['title', 'sourceRef', 'startTime', 'salesforceIds']));
+    const activity = paths['/admin/activity'].get;
+    expect(activity.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['since', 'until', 'bucket']);
+    expect(activity.parameters[2]).toMatchObject({ required: false, schema: { enum: ['minute', 'hour'], default: 'hour' } });
+    expect(Object.keys(activity.responses)).toEqual(expect.arrayContaining(['200', '400', '401']));
+    expect(paths['/admin/stats'].get.responses['200'].content['application/json'].schema.properties.quota.anyOf).toHaveLength(2);
   });
 
   it('when the bridge manages calendars, then the /admin/calendars routes are registered and documented with the others', async () => {

@@ -53,15 +53,51 @@ describe('GET /admin/stats', () => {
       nextFreeAt: new Date(blockedUntil).toISOString(),
       blockedUntil: new Date(blockedUntil).toISOString(),
     });
+    // Both pending deliveries fit in the budget: they go together the moment the block ends.
+    expect(response.body.quota).toEqual({
+      limit: 100,
+      windowSeconds: 900,
+      usedInWindow: 0,
+      remaining: 0,
+      nextSlotAt: new Date(blockedUntil).toISOString(),
+      blockedUntil: new Date(blockedUntil).toISOString(),
+      backlog: 2,
+      etaSeconds: (blockedUntil - Date.parse(response.body.at)) / 1000,
+    });
   });
 
-  it('when pacing is off or not wired, then rateLimit is null and an empty store has empty stats', async () => {
+  it('when the budget has room for the whole backlog, then the backlog goes now: etaSeconds is 0, and 0 with no backlog at all', async () => {
+    harness = await startAdminApp({
+      momentumRate: (store) => ({ key: 'momentum', pacer: createPacer(store, [{ key: 'momentum', limit: { requests: 3, windowMs: 60_000 } }]) }),
+    });
+    const empty = await harness.get('/admin/stats').expect(200);
+    await pendingJob(harness.store, remapJob('evt-1'));
+    await pendingJob(harness.store, remapJob('evt-2'));
+    await harness.store.enqueue([{ kind: 'map-event', payload: { eventId: 1 }, runAt: Date.now() + 3_600_000 }]);
+
+    const response = await harness.get('/admin/stats').expect(200);
+
+    expect(empty.body.quota).toMatchObject({ usedInWindow: 0, remaining: 3, backlog: 0, etaSeconds: 0 });
+    expect(response.body.quota).toEqual({
+      limit: 3,
+      windowSeconds: 60,
+      usedInWindow: 0,
+      remaining: 3,
+      nextSlotAt: expect.any(String),
+      blockedUntil: null,
+      backlog: 2,
+      etaSeconds: 0,
+    });
+  });
+
+  it('when pacing is off or not wired, then rateLimit is null, quota is off and an empty store has empty stats', async () => {
     harness = await startAdminApp();
 
     const response = await harness.get('/admin/stats');
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ counts: [], oldestPending: [], deadLast24h: [], rateLimit: null });
+    expect(statsSchema.parse(response.body)).toEqual(response.body);
+    expect(response.body).toMatchObject({ counts: [], oldestPending: [], deadLast24h: [], rateLimit: null, quota: { off: true } });
   });
 
   it('when a query parameter is given, then 400 (stats take none)', async () => {

@@ -117,6 +117,52 @@ export function readConformance(harness: StoreHarness): void {
       expect(ids(await store.listJobs({ payloadContains: '0065w_00023STAm', limit: 50 }))).toEqual([underscore!.id]);
     });
 
+    it('when jobs are searched in chosen payload fields, then the text matches inside any of them, ASCII letters in either case and every other character exactly', async () => {
+      const { store } = await fixture.fresh();
+      const [remap, imported] = await store.enqueue([
+        job({
+          payload: {
+            request: {
+              source: { id: 'abc-123', type: 'GOOGLE_CALENDAR' },
+              meetingDetails: { title: 'Pricing Review' },
+              salesforceRecords: { opportunityId: '0065w000023STAmAAO' },
+            },
+          },
+        }),
+        job({ kind: 'import', payload: { request: { meeting: { id: 'zoom-9', title: 'Café Éclair 50%', salesforceAccountId: '0015w00002XyZaBAAV' } } } }),
+        job({ payload: { request: { note: 'pricing review' }, flags: { triggerSummary: true } } }),
+      ]);
+      const fields = [
+        [['request', 'meetingDetails', 'title']],
+        [['request', 'meeting', 'title']],
+        [
+          ['request', 'source', 'type'],
+          ['request', 'source', 'id'],
+        ],
+        [['request', 'meeting', 'id']],
+        [['request', 'salesforceRecords', 'opportunityId']],
+        [['request', 'meeting', 'salesforceAccountId']],
+      ];
+      const found = async (text: string) => ids(await store.listJobs({ payloadSearch: { text, fields }, order: 'oldest', limit: 50 }));
+
+      expect(await found('pricing REVIEW')).toEqual([remap!.id]);
+      expect(await found('google_calendar:ABC-1')).toEqual([remap!.id]);
+      expect(await found('stam')).toEqual([remap!.id]);
+      expect(await found('XYZAB')).toEqual([imported!.id]);
+      expect(await found('ZOOM-9')).toEqual([imported!.id]);
+      expect(await found('café')).toEqual([imported!.id]);
+      expect(await found('Éclair')).toEqual([imported!.id]);
+      expect(await found('éclair')).toEqual([]);
+      expect(await found('CAFÉ')).toEqual([]);
+      expect(await found('50%')).toEqual([imported!.id]);
+      expect(await found('5%')).toEqual([]);
+      expect(await found('g_cal')).toEqual([]);
+      expect(await found('true')).toEqual([]);
+      expect(await found('review')).toEqual([remap!.id]);
+      expect(await store.countJobs({ payloadSearch: { text: 'a', fields }, kinds: ['import'] })).toBe(1);
+      expect(await store.countJobs({ payloadSearch: { text: 'a', fields: [] } })).toBe(0);
+    });
+
     it('when events are listed, then they come newest first by reception, filtered by source, state and time, with the raw message readable', async () => {
       const { store } = await fixture.fresh();
       const first = await store.ingest(message([uniqueKey('a'), uniqueKey('b')], { receivedAt: T0 }), () => []);

@@ -1,3 +1,4 @@
+import { activityConformance } from './conformance-activity.ts';
 import { claimConformance } from './conformance-claim.ts';
 import { enqueueConformance } from './conformance-enqueue.ts';
 import { finishConformance } from './conformance-finish.ts';
@@ -17,5 +18,6 @@ export function registerStoreConformance(harness: StoreHarness): void {
   finishConformance(harness);
   pacingConformance(harness);
   readConformance(harness);
+  activityConformance(harness);
   replayConformance(harness);
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { busiestWindow, freeSlots, type RateWindow } from '../../src/store/rate-log.ts';
+import { busiestWindow, freeSlots, lastCallAt, type RateWindow } from '../../src/store/rate-log.ts';
 
 /**
  * The pacing arithmetic, for any limit and any pattern of attempts: a pacer that lets calls go
@@ -86,5 +86,41 @@ describe('busiestWindow', () => {
         expect(busiestWindow(times, windowMs)).toBe(brute);
       }),
     );
+  });
+});
+
+/** Sends `backlog` calls one by one, each at the first moment freeSlots lets it go; the time of the last. */
+function sendOneByOne(times: readonly number[], limit: RateWindow, now: number, blockedUntil: number | null, backlog: number): number {
+  const log = [...times].sort((a, b) => a - b);
+  let at = now;
+  for (let sent = 0; sent < backlog; sent += 1) {
+    for (let answer = freeSlots(log, limit, at, blockedUntil); answer.free === 0; answer = freeSlots(log, limit, at, blockedUntil)) at = answer.nextFreeAt;
+    log.push(at);
+    log.sort((a, b) => a - b);
+  }
+  return at;
+}
+
+describe('lastCallAt', () => {
+  it('when compared with sending the backlog one call at a time as freeSlots allows, then it names the same moment for the last call', () => {
+    const NOW = 100_000;
+    fc.assert(
+      fc.property(
+        limits,
+        // Slots from two windows back to 30 s ahead: a call not yet answered is dated up to its timeout ahead.
+        fc.array(fc.integer({ min: NOW - 20_000, max: NOW + 30_000 }), { maxLength: 30 }),
+        fc.option(fc.integer({ min: NOW - 5_000, max: NOW + 50_000 })),
+        fc.integer({ min: 0, max: 80 }),
+        (limit, times, blockedUntil, backlog) => {
+          expect(lastCallAt(times, limit, NOW, blockedUntil, backlog)).toBe(sendOneByOne(times, limit, NOW, blockedUntil, backlog));
+        },
+      ),
+    );
+  });
+
+  it('when 2 calls per 10 s were made at 1 s and 3 s and 3 more wait, then the last goes at 21 s: two at 11 s and 13 s, one more a window after the first', () => {
+    expect(lastCallAt([1_000, 3_000], { requests: 2, windowMs: 10_000 }, 5_000, null, 3)).toBe(21_000);
+    expect(lastCallAt([1_000, 3_000], { requests: 2, windowMs: 10_000 }, 5_000, null, 0)).toBe(5_000);
+    expect(lastCallAt([], { requests: 2, windowMs: 10_000 }, 5_000, null, 2)).toBe(5_000);
   });
 });

@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { activityQuery } from '../../src/store/activity-sql.ts';
 import { migrationsFor } from '../../src/store/migrations.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { SQL, toSqlite } from '../../src/store/sql.ts';
@@ -84,6 +85,25 @@ describe('sqlite store', () => {
       expect(plan[0]).toMatch(/jobs_pending_due/);
       expect(plan.join('\n')).not.toMatch(/TEMP B-TREE|SCAN j\b(?! USING)/);
       expect(plan.join('\n')).toMatch(/jobs_running_key/);
+    });
+
+    it('when the activity query is planned, then it reads a range of the reception and ended-jobs indexes, never the whole tables', async () => {
+      const file = path.join(tempDir(), 'bridge.db');
+      const store = await openStore(`sqlite:${file}`);
+      await store.close();
+      const { sql, params } = activityQuery({ since: T0, until: T0 + 3_600_000, bucketMs: 60_000, kinds: ['remap', 'import'] });
+
+      const raw = new DatabaseSync(file);
+      const plan = raw
+        .prepare(`EXPLAIN QUERY PLAN ${toSqlite(sql)}`)
+        .all(...params)
+        .map((row) => String(row.detail))
+        .join('\n');
+      raw.close();
+
+      expect(plan).toMatch(/SEARCH e USING COVERING INDEX inbound_events_received \(received_at>\? AND received_at<\?\)/);
+      expect(plan).toMatch(/SEARCH j USING COVERING INDEX jobs_ended \(kind=\? AND updated_at>\? AND updated_at<\?\)/);
+      expect(plan).not.toMatch(/SCAN/);
     });
 
     it('when a claim is made while job outcomes wait for their lazy commit, then the claim and the outcomes commit at the next turn', async () => {

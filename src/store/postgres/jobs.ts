@@ -196,7 +196,7 @@ export async function readRateState(client: Pick<Client, 'query'>, key: string, 
   const blocked = ((await client.query(SQL.getRateLimit, [key])).rows as Row[])[0]?.blocked_until;
   const blockedUntil = blocked == null ? null : Number(blocked);
   const { nextFreeAt } = freeSlots(times, { requests, windowMs }, clock, blockedUntil);
-  return { used: times.length, nextFreeAt, blockedUntil: blockedUntil !== null && blockedUntil > clock ? blockedUntil : null, at: clock };
+  return { used: times.length, nextFreeAt, blockedUntil: blockedUntil !== null && blockedUntil > clock ? blockedUntil : null, at: clock, times };
 }
 
 export async function finishJob(client: Client, finish: FinishJob, now: number): Promise<{ finished: boolean; wake: boolean }> {

@@ -1,9 +1,10 @@
+import { activityFromRows, activityQuery } from '../activity-sql.ts';
 import { eventListQuery, jobCountQuery, jobListQuery, READ_SQL, statsFromRows, statsSince } from '../read-sql.ts';
 import { eventFromRow, jobFromRow, messageFromRow } from '../row-mappers.ts';
 import type { Store } from '../types.ts';
 import type { PgDatabase } from './pool.ts';
 
-export type ReadMethods = Pick<Store, 'stats' | 'listJobs' | 'countJobs' | 'listEvents' | 'getMessage' | 'cancelJob'>;
+export type ReadMethods = Pick<Store, 'stats' | 'listJobs' | 'countJobs' | 'listEvents' | 'activity' | 'getMessage' | 'cancelJob'>;
 
 /** The PostgreSQL engine's read models (admin API, metrics) and the admin's cancel. */
 export function postgresReads(db: PgDatabase): ReadMethods {
@@ -23,6 +24,10 @@ export function postgresReads(db: PgDatabase): ReadMethods {
     async listEvents(query) {
       const { sql, params } = eventListQuery(query);
       return (await db.query(sql, params)).map(eventFromRow);
+    },
+    async activity(query) {
+      const { sql, params } = activityQuery(query);
+      return activityFromRows(await db.query(sql, params), query);
     },
     async getMessage(id) {
       const [row] = await db.query(READ_SQL.getMessage, [id]);

@@ -130,7 +130,7 @@ export function readRateState(q: SqliteQueries, key: string, requests: number, w
   const blocked = q.get(SQL.getRateLimit, key)?.blocked_until;
   const blockedUntil = blocked == null ? null : Number(blocked);
   const { nextFreeAt } = freeSlots(times, { requests, windowMs }, now, blockedUntil);
-  return { used: times.length, nextFreeAt, blockedUntil: blockedUntil !== null && blockedUntil > now ? blockedUntil : null, at: now };
+  return { used: times.length, nextFreeAt, blockedUntil: blockedUntil !== null && blockedUntil > now ? blockedUntil : null, at: now, times };
 }
 
 export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: number }): Job[] {

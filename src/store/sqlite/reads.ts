@@ -1,3 +1,4 @@
+import { activityFromRows, activityQuery } from '../activity-sql.ts';
 import type { ReadMethods } from '../postgres/reads.ts';
 import { eventListQuery, jobCountQuery, jobListQuery, READ_SQL, statsFromRows, statsSince } from '../read-sql.ts';
 import { eventFromRow, jobFromRow, messageFromRow } from '../row-mappers.ts';
@@ -27,6 +28,11 @@ export function sqliteReads(q: SqliteQueries, read: Run, write: Run): ReadMethod
       read(() => {
         const { sql, params } = eventListQuery(query);
         return q.all(sql, ...params).map(eventFromRow);
+      }),
+    activity: (query) =>
+      read(() => {
+        const { sql, params } = activityQuery(query);
+        return activityFromRows(q.all(sql, ...params), query);
       }),
     getMessage: (id) =>
       read(() => {
