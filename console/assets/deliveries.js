@@ -41,7 +41,7 @@ export function createDeliveries({ api, detail, orgLinks }) {
         'td',
         { class: 'clip', title: label, dataset: { field: 'title' } },
         el('span', { text: label }),
-        el('span', { class: 'muted small block', text: item.title === undefined && item.sourceRef !== undefined ? `${item.kind} · source` : item.kind }),
+        el('span', { class: 'muted small block', text: item.title == null && item.sourceRef != null ? `${item.kind} · source ref` : item.kind }),
       ),
       el('td', { dataset: { field: 'start' }, text: item.startTime ? formatTime(item.startTime) : '—' }),
       el(

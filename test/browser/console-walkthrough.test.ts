@@ -81,6 +81,13 @@ describe.skipIf(!hasChromium)(
       await page.locator(`#${name}-view`).waitFor({ state: 'visible' });
     };
 
+    /** The delivery a form just created, from the status line ("Remap #12 queued."). */
+    async function createdDelivery(kind: 'Remap' | 'Import'): Promise<number> {
+      const pattern = new RegExp(`^${kind} #(\\d+) queued\\.$`);
+      await expect.poll(() => page.locator('#status').textContent(), { timeout: UI_TIMEOUT_MS }).toMatch(pattern);
+      return Number(pattern.exec((await page.locator('#status').textContent()) ?? '')?.[1]);
+    }
+
     const cspViolations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 
     beforeAll(async () => {
@@ -335,8 +342,9 @@ describe.skipIf(!hasChromium)(
       await page.locator('#remap-title').fill('Walkthrough remap');
       await page.locator('#remap-trigger-summary').check();
       await page.locator('#remap-submit').click();
+      const id = await createdDelivery('Remap');
       await page.locator('#deliveries-view').waitFor({ state: 'visible' });
-      await page.locator('#delivery-detail[data-state="succeeded"]').waitFor();
+      await page.locator(`#delivery-detail[data-id="${id}"][data-state="succeeded"]`).waitFor();
       const [sent] = (await momentum.waitFor(callsBefore + 1)).slice(callsBefore);
       const request = await page.locator('#delivery-detail pre[data-field="request"]').textContent();
       const remapFields = await page.locator('#remap-title').inputValue();
@@ -366,7 +374,8 @@ describe.skipIf(!hasChromium)(
       const callsBefore = momentum.requests.length;
       await page.locator('#import-attendees').fill('[{"email": "ana@example.com", "name": "Ana", "isInternal": true}]');
       await page.locator('#import-submit').click();
-      await page.locator('#delivery-detail[data-state="succeeded"]').waitFor();
+      const id = await createdDelivery('Import');
+      await page.locator(`#delivery-detail[data-id="${id}"][data-state="succeeded"]`).waitFor();
       const [sent] = (await momentum.waitFor(callsBefore + 1)).slice(callsBefore);
 
       expect(attendeesError).toMatch(/^not valid JSON/);
