@@ -50,9 +50,11 @@ export function createActivity({ api }) {
     const labelEvery = Math.max(1, Math.ceil(LABEL_SPACING / slot));
     const totals = SERIES.map(({ key, label }) => `${buckets.reduce((sum, bucket) => sum + (bucket[key] ?? 0), 0)} ${label.toLowerCase()}`);
 
-    const grid = [0, top / 2, top].map((value) => [
+    // Whole numbers only on the axis: the middle line when the top halves evenly.
+    const ticks = top % 2 === 0 ? [0, top / 2, top] : [0, top];
+    const grid = ticks.map((value) => [
       svg('line', { class: 'grid', x1: MARGIN.left, x2: width - MARGIN.right, y1: y(value), y2: y(value) }),
-      svg('text', { class: 'axis', x: MARGIN.left - 4, y: y(value) + 4, 'text-anchor': 'end', text: Number.isInteger(value) ? value : value.toFixed(1) }),
+      svg('text', { class: 'axis', x: MARGIN.left - 4, y: y(value) + 4, 'text-anchor': 'end', text: value }),
     ]);
     const bars = buckets.map((bucket, index) => {
       const x0 = MARGIN.left + index * slot + slot * 0.1;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { MOMENTUM_RATE_KEY } from '../../src/momentum/delivery-jobs.ts';
 import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { eventNotification, ORG_ID, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
@@ -383,6 +384,19 @@ describe.skipIf(!hasChromium)(
         meeting: { id: 'walkthrough-import-1', title: 'Imported walkthrough', attendees: [{ email: 'ana@example.com', name: 'Ana', isInternal: true }] },
         processImportedMeeting: true,
       });
+    });
+
+    it('when Momentum has paused the bridge (a 429 block), then the quota panel says until when, with the next stats refresh', async () => {
+      const until = Date.now() + 10 * 60_000;
+      // As the delivery handler records a 429 with Retry-After: a block on the shared budget.
+      await (await bridge.store()).blockRate(MOMENTUM_RATE_KEY, until);
+      await page.locator('#quota-panel[data-state="blocked"] #quota-blocked').waitFor();
+      const alert = await page.locator('#quota-blocked').textContent();
+      const role = await page.locator('#quota-blocked').getAttribute('role');
+      await photograph('08-quota-blocked');
+
+      expect(alert).toMatch(/^Momentum answered 429\. No call goes until .+ \(in (9|10) min\)\.$/);
+      expect(role).toBe('alert');
     });
 
     it('when an operator opens the inbound events and the calendars, then they show', async () => {
