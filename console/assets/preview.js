@@ -44,7 +44,7 @@ function resultCard(result, heading) {
   if (result === undefined) return el('article', { class: 'result missing' }, el('p', { class: 'muted', text: `${heading}: no result for this record.` }));
   return el(
     'article',
-    { class: `result outcome-${result.outcome}`, dataset: { outcome: result.outcome, rule: result.rule } },
+    { class: `result result-${result.outcome}`, dataset: { outcome: result.outcome, rule: result.rule } },
     el(
       'header',
       { class: 'result-head' },
