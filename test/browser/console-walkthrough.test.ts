@@ -437,11 +437,27 @@ describe.skipIf(!hasChromium)(
       expect(role).toBe('alert');
     });
 
-    it('when an operator opens the inbound events and the calendars, then they show', async () => {
+    it('when an operator opens an inbound event and previews it, then today’s rules are shown for it; the calendars view shows too', async () => {
       await openTab('events');
-      await page.locator('#events-table tbody tr[data-id]').first().click();
+      const newest = page.locator('#events-table tbody tr[data-id]').first();
+      const eventId = await newest.getAttribute('data-id');
+      await newest.click();
       await page.locator('#event-detail pre[data-field="raw"]').waitFor();
       await photograph('06-inbound-events');
+
+      const callsBefore = momentum.requests.length;
+      await page.locator('#event-preview').click();
+      await page.locator('#preview-view').waitFor({ state: 'visible' });
+      const filled = await page.locator('#preview-event').inputValue();
+      await page.locator('#preview-submit').click();
+      await page.locator('#preview-results[data-loaded="true"]').waitFor();
+      const outcome = await page.locator('#preview-compare .result').first().getAttribute('data-outcome');
+      const single = await page.locator('#preview-compare.single').count();
+      expect(filled).toBe(eventId);
+      expect(outcome).toBe('remap');
+      expect(single).toBe(1);
+      expect(momentum.requests.length).toBe(callsBefore);
+
       // No calendar provider on this bridge: /admin/calendars answers 404, and the view says so.
       expectAnswers(404);
       await openTab('calendars');
