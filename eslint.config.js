@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'bench/results/', 'test/artifacts/', 'public/'] },
+  { ignores: ['node_modules/', 'data/', 'bench/results/', 'test/artifacts/', 'test/browser/artifacts/', 'public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -39,6 +39,7 @@ export function createApi({ getKey, onUnauthorized }) {
   }
   return {
     get: (path, query) => call('GET', path, { query }),
-    post: (path, body) => call('POST', path, { body }),
+    /** `query`: for the routes that take options as query parameters (a manual remap's flags). */
+    post: (path, body, query) => call('POST', path, { body, query }),
   };
 }

@@ -2,44 +2,84 @@ import { attempt, byId, el, formatTime, stateBadge } from './dom.js';
 import { createPager } from './pager.js';
 
 const PAGE_SIZE = 25;
+const SEARCH_DELAY_MS = 300;
+const COLUMNS = 7;
 
-/** The deliveries table: state and kind filters, keyset paging, a click opens the detail. */
-export function createDeliveries({ api, detail }) {
-  const body = byId('deliveries-table').querySelector('tbody');
+/** Salesforce ids of a row, whichever way the API lists them (an array, or named fields). */
+export function salesforceIdsOf(item) {
+  const ids = item.salesforceIds;
+  if (Array.isArray(ids)) return ids.filter((id) => typeof id === 'string');
+  if (ids && typeof ids === 'object') return Object.values(ids).filter((id) => typeof id === 'string');
+  return [];
+}
+
+/** The deliveries table: search, state and kind filters, keyset paging, a click opens the detail. */
+export function createDeliveries({ api, detail, orgLinks }) {
+  const table = byId('deliveries-table');
+  const body = table.querySelector('tbody');
   const stateFilter = /** @type {HTMLSelectElement} */ (byId('delivery-state'));
   const kindFilter = /** @type {HTMLSelectElement} */ (byId('delivery-kind'));
+  const search = /** @type {HTMLInputElement} */ (byId('delivery-search'));
+  const orgNote = byId('deliveries-org-note');
   const pager = createPager('deliveries', () => load());
 
+  function open(event, id) {
+    for (const other of body.querySelectorAll('tr.selected')) other.classList.remove('selected');
+    /** @type {HTMLElement} */ (event.currentTarget).closest('tr')?.classList.add('selected');
+    void detail.show(id, { reveal: true });
+  }
+
   function row(item) {
+    const label = item.title ?? item.sourceRef ?? item.meeting ?? '—';
+    const ids = salesforceIdsOf(item);
     const tr = el(
       'tr',
-      {
-        dataset: { id: item.id, state: item.state },
-        onclick: (event) => {
-          for (const other of body.querySelectorAll('tr.selected')) other.classList.remove('selected');
-          event.currentTarget.classList.add('selected');
-          void detail.show(item.id);
-        },
-      },
-      el('td', { text: item.id }),
-      el('td', { text: item.kind }),
+      { dataset: { id: item.id, state: item.state }, onclick: (event) => open(event, item.id) },
+      // The row opens on click anywhere; the id is also a button, so the keyboard reaches it.
+      el('td', {}, el('button', { type: 'button', class: 'link', 'aria-label': `Open delivery ${item.id}`, text: item.id })),
+      el(
+        'td',
+        { class: 'clip', title: label, dataset: { field: 'title' } },
+        el('span', { text: label }),
+        el('span', { class: 'muted small block', text: item.title == null && item.sourceRef != null ? `${item.kind} · source ref` : item.kind }),
+      ),
+      el('td', { dataset: { field: 'start' }, text: item.startTime ? formatTime(item.startTime) : '—' }),
+      el(
+        'td',
+        { dataset: { field: 'salesforce' }, class: 'ids' },
+        ids.length
+          ? ids.map((id) => [
+              orgLinks.link(id),
+              // Clicking a record link opens Salesforce, not the delivery.
+              ' ',
+            ])
+          : '—',
+      ),
       el('td', {}, stateBadge(item.state)),
-      el('td', { class: 'clip', title: item.meeting ?? '', text: item.meeting ?? '—' }),
       el('td', { text: item.attempts }),
-      el('td', { text: formatTime(item.createdAt) }),
       el('td', { class: 'clip', title: item.lastError ?? '', text: item.lastError ?? '' }),
     );
+    for (const anchor of tr.querySelectorAll('a')) anchor.addEventListener('click', (event) => event.stopPropagation());
     if (detail.shownId() === item.id) tr.classList.add('selected');
     return tr;
   }
 
   async function load() {
-    const page = await attempt(() => api.get('deliveries', { state: stateFilter.value, kind: kindFilter.value, limit: PAGE_SIZE, cursor: pager.cursor() }));
+    await orgLinks.learnFromLatest().catch(() => undefined);
+    const q = search.value.trim();
+    const page = await attempt(() => api.get('deliveries', { state: stateFilter.value, kind: kindFilter.value, q, limit: PAGE_SIZE, cursor: pager.cursor() }));
     if (page === undefined) return;
     body.replaceChildren(
-      ...(page.items.length ? page.items.map(row) : [el('tr', { class: 'empty' }, el('td', { colspan: 7, class: 'muted', text: 'No deliveries match.' }))]),
+      ...(page.items.length
+        ? page.items.map(row)
+        : [el('tr', { class: 'empty' }, el('td', { colspan: COLUMNS, class: 'muted', text: q ? `No delivery matches “${q}”.` : 'No deliveries match.' }))]),
     );
-    byId('deliveries-table').dataset.loaded = stateFilter.value || 'any';
+    table.dataset.loaded = stateFilter.value || 'any';
+    table.dataset.q = q;
+    orgNote.textContent =
+      page.items.some((item) => salesforceIdsOf(item).length) && !orgLinks.known()
+        ? 'Salesforce ids are plain text: the API does not name the org, and no Outbound Message has told its URL yet.'
+        : '';
     pager.loaded(page.nextCursor);
   }
 
@@ -47,6 +87,16 @@ export function createDeliveries({ api, detail }) {
     pager.reset();
     return load();
   };
+  let searchTimer;
+  search.addEventListener('input', () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => void reload(), SEARCH_DELAY_MS);
+  });
+  byId('delivery-search-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearTimeout(searchTimer);
+    void reload();
+  });
   stateFilter.addEventListener('change', () => void reload());
   kindFilter.addEventListener('change', () => void reload());
   byId('deliveries-refresh').addEventListener('click', () => void load());

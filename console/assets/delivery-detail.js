@@ -5,10 +5,11 @@ const FINAL = new Set(['succeeded', 'dead', 'skipped', 'cancelled', 'superseded'
 const POLL_MS = 1000;
 
 /**
- * One delivery: its request, flags, attempts and links, with Replay and Cancel. While it is pending
- * or running the panel refreshes itself, so an operator sees a replay go through.
+ * One delivery: its request, flags, where it came from (delivery-origin.js), every attempt, what
+ * superseded it and its replays, with Replay and Cancel. While it is pending or running the panel
+ * refreshes itself, so an operator sees a replay go through.
  */
-export function createDeliveryDetail({ api, onChanged, openEvent }) {
+export function createDeliveryDetail({ api, onChanged, openEvent, origin }) {
   const panel = byId('delivery-detail');
   let shownId = null;
   let timer;
@@ -20,26 +21,30 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
     attempts.length === 0
       ? el('p', { class: 'muted', text: 'No attempt yet.' })
       : el(
-          'table',
-          { class: 'attempts' },
+          'div',
+          { class: 'table-scroll' },
           el(
-            'thead',
-            {},
+            'table',
+            { class: 'attempts' },
             el(
-              'tr',
+              'thead',
               {},
-              ['Started', 'ms', 'Status', 'Class', 'Error', 'Request id'].map((title) => el('th', { text: title })),
-            ),
-          ),
-          el(
-            'tbody',
-            {},
-            attempts.map((row) =>
               el(
                 'tr',
                 {},
-                [formatTime(row.startedAt), row.durationMs, row.status ?? '—', row.errorClass ?? '—', row.error ?? '', row.upstreamRequestId ?? '—'].map(
-                  (cell) => el('td', { class: 'clip', title: String(cell), text: cell }),
+                ['Started', 'ms', 'Status', 'Class', 'Error', 'Request id'].map((title) => el('th', { text: title })),
+              ),
+            ),
+            el(
+              'tbody',
+              {},
+              attempts.map((row) =>
+                el(
+                  'tr',
+                  {},
+                  [formatTime(row.startedAt), row.durationMs, row.status ?? '—', row.errorClass ?? '—', row.error ?? '', row.upstreamRequestId ?? '—'].map(
+                    (cell) => el('td', { class: 'clip', title: String(cell), text: cell }),
+                  ),
                 ),
               ),
             ),
@@ -58,8 +63,9 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
       { type: 'button', id: 'detail-cancel', class: 'danger', disabled: delivery.state !== 'pending', onclick: () => act('cancel', delivery.id) },
       'Cancel',
     );
+    const originHolder = el('div', { class: 'origin', dataset: { field: 'origin' } });
     const children = [
-      el('h2', {}, `Delivery #${delivery.id} `, stateBadge(delivery.state)),
+      el('h2', { tabindex: -1 }, `Delivery #${delivery.id} `, stateBadge(delivery.state)),
       el('div', { class: 'actions' }, replay, cancel),
       fields([
         ['Kind', delivery.kind],
@@ -70,7 +76,6 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
         ['Last error', delivery.lastError],
         ['Flags', delivery.flags ? `triggerSummary=${delivery.flags.triggerSummary}, triggerAiSignals=${delivery.flags.triggerAiSignals}` : '—'],
         ['Replay', delivery.replay ? 'yes (always sent)' : 'no'],
-        ['Inbound event', detail.event ? link(`#${detail.event.id} ${detail.event.source} (${detail.event.state})`, detail.event.id, openEvent) : '—'],
         ['Superseded by', detail.supersededBy ? deliveryLink(detail.supersededBy) : '—'],
         ['Replay of', detail.replayOf ? deliveryLink(detail.replayOf) : '—'],
         [
@@ -84,6 +89,8 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
             : '—',
         ],
       ]),
+      el('h3', { text: 'Where it came from' }),
+      originHolder,
       el('h3', { text: 'Attempts' }),
       attemptsTable(detail.attempts),
       el('h3', { text: 'Request' }),
@@ -94,15 +101,25 @@ export function createDeliveryDetail({ api, onChanged, openEvent }) {
     panel.dataset.id = String(delivery.id);
     panel.dataset.state = delivery.state;
     panel.hidden = false;
+    void origin.fill(originHolder, detail, openEvent);
   }
 
-  /** `watching`: it was just changed or is being polled, so its end must refresh the stats and the table. */
-  async function show(id, { watching = false } = {}) {
+  /**
+   * `watching`: it was just changed or is being polled, so its end must refresh the stats and the table.
+   * `reveal`: an operator opened it; on a narrow screen the panel sits below the table, so it is
+   * scrolled to, and its heading takes the focus so the keyboard continues there.
+   */
+  async function show(id, { watching = false, reveal = false } = {}) {
     clearTimeout(timer);
     shownId = id;
     const detail = await attempt(() => api.get(`deliveries/${id}`));
     if (detail === undefined || shownId !== id) return;
     render(detail);
+    if (reveal) {
+      const heading = panel.querySelector('h2');
+      heading?.focus({ preventScroll: true });
+      panel.scrollIntoView({ block: 'nearest' });
+    }
     const ended = FINAL.has(detail.delivery.state);
     if (!ended) timer = setTimeout(() => void show(id, { watching: true }), POLL_MS);
     // It ended while watched: the stats and the table still show it pending or running.

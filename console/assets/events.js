@@ -5,7 +5,7 @@ const PAGE_SIZE = 25;
 const DELIVERY_KINDS = new Set(['remap', 'import']);
 
 /** Inbound events: filters, paging, and a detail with the raw payload as received and the jobs it made. */
-export function createEvents({ api, openDelivery }) {
+export function createEvents({ api, openDelivery, previewEvent, orgLinks }) {
   const body = byId('events-table').querySelector('tbody');
   const source = /** @type {HTMLInputElement} */ (byId('event-source'));
   const state = /** @type {HTMLSelectElement} */ (byId('event-state'));
@@ -15,8 +15,9 @@ export function createEvents({ api, openDelivery }) {
   const row = (item) =>
     el(
       'tr',
-      { dataset: { id: item.id, state: item.state }, onclick: () => void show(item.id) },
-      el('td', { text: item.id }),
+      { dataset: { id: item.id, state: item.state }, onclick: () => void show(item.id, { reveal: true }) },
+      // The row opens on click anywhere; the id is also a button, so the keyboard reaches it.
+      el('td', {}, el('button', { type: 'button', class: 'link', 'aria-label': `Open event ${item.id}`, text: item.id })),
       el('td', { text: item.source }),
       el('td', {}, stateBadge(item.state)),
       el('td', { class: 'clip', title: item.dedupeKey, text: item.dedupeKey }),
@@ -45,16 +46,19 @@ export function createEvents({ api, openDelivery }) {
       job.lastError ? ` ${job.lastError}` : '',
     );
 
-  async function show(id) {
+  /** `reveal`: an operator opened it; on a narrow screen the panel is below the table, so it is scrolled to and takes the focus. */
+  async function show(id, { reveal = false } = {}) {
     const detail = await attempt(() => api.get(`events/${id}`));
     if (detail === undefined) return;
     const { event, message } = detail;
+    orgLinks.learn(event, message);
     panel.replaceChildren(
-      el('h2', {}, `Event #${event.id} `, stateBadge(event.state)),
+      el('h2', { tabindex: -1 }, `Event #${event.id} `, stateBadge(event.state)),
       el(
         'div',
         { class: 'actions' },
         el('button', { type: 'button', id: 'event-reprocess', onclick: () => void reprocess(event.id) }, 'Reprocess with today’s rules'),
+        el('button', { type: 'button', id: 'event-preview', class: 'secondary', onclick: () => previewEvent(event.id) }, 'Preview mapping'),
       ),
       fields([
         ['Source', event.source],
@@ -72,6 +76,10 @@ export function createEvents({ api, openDelivery }) {
     );
     panel.dataset.id = String(event.id);
     panel.hidden = false;
+    if (reveal) {
+      panel.querySelector('h2')?.focus({ preventScroll: true });
+      panel.scrollIntoView({ block: 'nearest' });
+    }
   }
 
   async function reprocess(id) {

@@ -1,20 +1,31 @@
+import { createActivity } from './activity.js';
 import { createApi } from './api.js';
 import { createBulkReplay } from './bulk.js';
 import { createCalendars } from './calendars.js';
 import { createDeliveries } from './deliveries.js';
 import { createDeliveryDetail } from './delivery-detail.js';
+import { createDeliveryOrigin } from './delivery-origin.js';
 import { byId, showStatus } from './dom.js';
 import { createEvents } from './events.js';
+import { createImportForm } from './import-form.js';
 import { createKeyStore } from './key-store.js';
+import { createPreview } from './preview.js';
+import { createQuota } from './quota.js';
+import { createRemapForm } from './remap-form.js';
+import { createOrgLinks } from './salesforce-links.js';
 import { createStats } from './stats.js';
 
 const STATS_EVERY_MS = 10_000;
+/** The chart changes by the hour: every sixth stats refresh is often enough. */
+const ACTIVITY_EVERY = 6;
+const VIEWS = ['deliveries', 'events', 'preview', 'remap', 'import', 'calendars'];
 
 const keys = createKeyStore();
 const keyPanel = byId('key-panel');
 const consoleMain = byId('console');
 const signOut = byId('sign-out');
 let statsTimer;
+let ticks = 0;
 
 function askForKey(message = '') {
   clearInterval(statsTimer);
@@ -33,23 +44,38 @@ const api = createApi({
   },
 });
 
-const stats = createStats(api);
+const quota = createQuota();
+const stats = createStats(api, { onStats: quota.render });
+const activity = createActivity({ api });
+const orgLinks = createOrgLinks({ api });
 // The modules below call each other only from event handlers, after all of them exist.
 const refreshAll = async () => {
   await Promise.all([stats.refresh(), deliveries.load()]);
 };
-const detail = createDeliveryDetail({ api, onChanged: refreshAll, openEvent: (id) => (selectTab('events'), void events.show(id)) });
-const deliveries = createDeliveries({ api, detail });
-const events = createEvents({ api, openDelivery: (id) => (selectTab('deliveries'), void detail.show(id)) });
+const openDelivery = (id) => (selectTab('deliveries'), void detail.show(id, { watching: true, reveal: true }));
+const detail = createDeliveryDetail({
+  api,
+  onChanged: refreshAll,
+  openEvent: (id) => (selectTab('events'), void events.show(id)),
+  origin: createDeliveryOrigin({ api, orgLinks }),
+});
+const deliveries = createDeliveries({ api, detail, orgLinks });
+const preview = createPreview({ api });
+const events = createEvents({ api, openDelivery, previewEvent: (id) => (selectTab('preview'), preview.forEvent(id)), orgLinks });
 createBulkReplay({ api, onChanged: refreshAll });
 const calendars = createCalendars({ api });
+// A created delivery opens at once; the lists and counts catch up with it.
+const onCreated = async (id) => {
+  openDelivery(id);
+  await refreshAll();
+};
+createRemapForm({ api, onCreated });
+createImportForm({ api, onCreated });
 
 function selectTab(name) {
   for (const tab of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button.tab')))
     tab.setAttribute('aria-pressed', String(tab.dataset.tab === name));
-  byId('deliveries-view').hidden = name !== 'deliveries';
-  byId('events-view').hidden = name !== 'events';
-  byId('calendars-view').hidden = name !== 'calendars';
+  for (const view of VIEWS) byId(`${view}-view`).hidden = name !== view;
   if (name === 'events') void events.load();
   if (name === 'calendars') void calendars.load();
 }
@@ -61,9 +87,13 @@ async function open() {
   consoleMain.hidden = false;
   signOut.hidden = false;
   showStatus('');
-  await refreshAll();
+  await Promise.all([refreshAll(), activity.load()]);
   clearInterval(statsTimer);
-  statsTimer = setInterval(() => void stats.refresh(), STATS_EVERY_MS);
+  statsTimer = setInterval(() => {
+    void stats.refresh();
+    ticks += 1;
+    if (ticks % ACTIVITY_EVERY === 0) void activity.load();
+  }, STATS_EVERY_MS);
 }
 
 byId('key-form').addEventListener('submit', async (event) => {

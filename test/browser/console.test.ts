@@ -170,6 +170,18 @@ describe.skipIf(!hasChromium)(
       expect(problems).toEqual([]);
     });
 
+    it('when pacing is off, then the quota panel says so instead of drawing a budget', async () => {
+      momentum = await startFakeMomentum();
+      bridge = await startAdminBridge({ momentum, retrySchedule: [0, 20], momentumRateLimit: 'off' });
+
+      await openConsole();
+      await page.locator('#quota-panel[data-state="off"]').waitFor();
+
+      expect(await page.locator('#quota-panel [data-field="pacing"]').textContent()).toBe('Pacing off');
+      expect(await page.locator('#quota-meter').count()).toBe(0);
+      expect(problems).toEqual([]);
+    });
+
     it('when a wrong key is entered, then the console stays closed and asks again', async () => {
       await startWithDeadDeliveries(0);
       page = await context.newPage();
