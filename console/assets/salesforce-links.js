@@ -2,7 +2,7 @@ import { el } from './dom.js';
 
 /**
  * Links from Salesforce ids to the org's records. The admin API does not name the org's URL; an
- * Outbound Message carries it (`EnterpriseUrl`, `https://<domain>.my.salesforce.com/services/Soap/…`),
+ * Outbound Message carries it (`EnterpriseUrl`, the org's `<domain>.my.salesforce.com/services/Soap/…` address),
  * so the raw payload of a Salesforce event tells it. Only https origins on Salesforce's own
  * domains are taken: the link must not point anywhere a crafted message says.
  */
@@ -10,7 +10,7 @@ const ENTERPRISE_URL = /<(?:[A-Za-z_][\w.-]*:)?EnterpriseUrl>\s*([^<\s]+)\s*<\//
 const SALESFORCE_HOST = /(?:^|\.)(?:salesforce\.com|force\.com|salesforce\.mil|cloudforce\.com)$/i;
 const ID = /^[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$/;
 
-/** The org's origin (`https://acme.my.salesforce.com`) from an Outbound Message's XML text, if it names one we trust. */
+/** The org's origin (scheme and host, such as `acme.my.salesforce.com` over HTTPS) from an Outbound Message's XML text, if it names one we trust. */
 export function orgOriginFromMessage(xml) {
   const match = ENTERPRISE_URL.exec(xml ?? '');
   if (!match) return undefined;
