@@ -3,7 +3,7 @@ import { type Config, parseConfig, secretValues } from '../../src/core/config.ts
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { captureLogs, type LogCapture } from './log-capture.ts';
-import { type TestDatabase, testDatabase } from './real-store.ts';
+import { type Engine, type TestDatabase, testDatabase } from './real-store.ts';
 
 /*
  * The whole bridge as server.ts starts it (startBridge: store, job handlers, worker, pacer, app,
@@ -30,14 +30,16 @@ export interface TestBridge extends RunningBridge {
 export interface TestBridgeOptions {
   /** Settings on top of PORT=0, HOST=127.0.0.1 and NODE_ENV=test. */
   env?: Record<string, string>;
-  /** The database to run on (shared by other bridges, dropped by its owner); else `env.DATABASE_URL`, else a SQLite file of its own. */
+  /** The database to run on (shared by other bridges, dropped by its owner); else `env.DATABASE_URL`, else a database of its own on `engine`. */
   database?: TestDatabase;
+  /** The engine of the database the harness makes when none is given (default SQLite); dropped by stop(). */
+  engine?: Engine;
   /** The captured log level (default warn). */
   logLevel?: string;
 }
 
 export async function startTestBridge(options: TestBridgeOptions = {}): Promise<TestBridge> {
-  const own = options.database === undefined && options.env?.DATABASE_URL === undefined ? testDatabase('sqlite', 'bridge') : undefined;
+  const own = options.database === undefined && options.env?.DATABASE_URL === undefined ? testDatabase(options.engine ?? 'sqlite', 'bridge') : undefined;
   const database = options.database ?? own;
   const config = parseConfig({
     NODE_ENV: 'test',
