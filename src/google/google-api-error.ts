@@ -1,3 +1,5 @@
+import { parseRetryAfter } from '../jobs/retry-policy.ts';
+
 /**
  * One failed Google Calendar call, classified for its caller (docs/protocols.md §3, §6):
  * - `sync_token_invalid`: 410 Gone on an incremental list — drop the token, full sync;
@@ -23,14 +25,6 @@ export class GoogleApiError extends Error {
 
 // Google answers quota errors with 403 and one of these reasons instead of 429.
 const RATE_LIMIT_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'quotaExceeded']);
-
-function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
 
 function reasonsOf(body: string): { message: string; reasons: string[] } {
   try {

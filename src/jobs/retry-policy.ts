@@ -46,12 +46,15 @@ export function nextRetry(schedule: readonly number[], input: RetryInput, random
 
 /**
  * Reads an HTTP `Retry-After` (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) into a delay in ms
- * from `now`. A date in the past means 0; anything unreadable means undefined (fall back to the schedule).
+ * from `now` (fractional seconds honoured). A date in the past means 0; anything unreadable means undefined
+ * (fall back to the schedule).
  */
 export function parseRetryAfter(header: string | readonly string[] | null | undefined, now: number): number | undefined {
   const value = (typeof header === 'string' ? header : header?.[0])?.trim();
   if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // delay-seconds is an integer in RFC 9110, but Graph's own throttling guidance shows `Retry-After: 2.128`
+  // (docs/protocols.md §7): a fraction is honoured, rounded up so the retry is never early.
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
   // Every HTTP-date form names a weekday or month; this keeps "-5" or "1.5" from parsing as a year.
   if (!/[a-z]/i.test(value)) return undefined;
   const at = Date.parse(value);

@@ -85,6 +85,8 @@ describe('Google calendar client', () => {
     expect(await failureOf(incremental())).toMatchObject({ kind: 'sync_token_invalid', status: 410 });
     g.google.fail('list', 429, { headers: { 'retry-after': '7' } });
     expect(await failureOf(incremental())).toMatchObject({ kind: 'retryable', status: 429, retryAfterMs: 7000 });
+    g.google.fail('list', 429, { headers: { 'retry-after': '2.128' } });
+    expect(await failureOf(incremental())).toMatchObject({ kind: 'retryable', status: 429, retryAfterMs: 2128 });
     g.google.fail('list', 503);
     expect(await failureOf(incremental())).toMatchObject({ kind: 'retryable', status: 503 });
     g.google.fail('list', 403, { body: { error: { code: 403, message: 'Rate Limit Exceeded', errors: [{ reason: 'userRateLimitExceeded' }] } } });

@@ -85,6 +85,11 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(' 0 ', now)).toBe(0);
   });
 
+  it('when the header is fractional seconds, as Graph sends them, then the delay is honoured and rounded up', () => {
+    expect(parseRetryAfter('2.128', now)).toBe(2_128);
+    expect(parseRetryAfter('0.0001', now)).toBe(1);
+  });
+
   it('when the header is an HTTP date, then the delay runs from now to that date', () => {
     expect(parseRetryAfter('Sat, 01 Mar 2025 12:01:30 GMT', now)).toBe(90_000);
   });
@@ -102,7 +107,8 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(null, now)).toBeUndefined();
     expect(parseRetryAfter('', now)).toBeUndefined();
     expect(parseRetryAfter('-5', now)).toBeUndefined();
-    expect(parseRetryAfter('1.5', now)).toBeUndefined();
+    expect(parseRetryAfter('1.', now)).toBeUndefined();
+    expect(parseRetryAfter('.5', now)).toBeUndefined();
     expect(parseRetryAfter('soon', now)).toBeUndefined();
   });
 });

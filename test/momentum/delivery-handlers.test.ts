@@ -206,6 +206,16 @@ describe('createRemapHandler', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it('when Momentum answers 429 with a fractional Retry-After, then the block lasts the fraction too, rounded up', async () => {
+    const { handler, limiter, context } = setup();
+    fake.queue(replies.rateLimited('90.128'));
+
+    const result = await handler(makeJob({ payload, coalesceKey: KEY }), context);
+
+    expect(result).toMatchObject({ kind: 'retryable', retryAfterMs: 90_128 });
+    expect(limiter.blocks).toEqual([{ key: RATE_KEY, untilMs: NOW + 90_128 }]);
+  });
+
   it('when Momentum answers 429 without Retry-After, then the limiter is blocked for 60 s', async () => {
     const { handler, limiter, context } = setup();
     fake.queue(replies.rateLimited());
