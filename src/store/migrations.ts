@@ -12,6 +12,8 @@ export interface Migration {
   version: number;
   name: string;
   statements: string[];
+  /** Run after `statements` on PostgreSQL only: what SQLite needs no counterpart for (a function). */
+  postgresStatements?: string[];
 }
 
 const TYPES: Record<Dialect, Record<string, string>> = {
@@ -188,6 +190,29 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX jobs_ended ON jobs (kind, updated_at, state) WHERE state IN ('succeeded', 'dead', 'skipped', 'superseded')`,
     ],
   },
+  {
+    version: 7,
+    name: 'admin search reads every stored payload',
+    statements: [],
+    // PostgreSQL's jsonb refuses some JSON that its text column keeps: the escape \u0000 and unpaired
+    // surrogate escapes, which rows written before upstream values were made storable
+    // (src/core/storable.ts) may hold. The search reads payloads through this function, so one such
+    // row is read with those escapes taken out (or, failing that, not matched) instead of failing
+    // every search with a 500. SQLite's json_extract reads them as they are.
+    postgresStatements: [
+      `CREATE OR REPLACE FUNCTION bridge_search_json(payload TEXT) RETURNS JSONB LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
+       BEGIN
+         RETURN CAST(payload AS JSONB);
+       EXCEPTION WHEN untranslatable_character OR invalid_text_representation THEN
+         BEGIN
+           RETURN CAST(regexp_replace(payload, '\\\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})', '', 'g') AS JSONB);
+         EXCEPTION WHEN untranslatable_character OR invalid_text_representation THEN
+           RETURN NULL;
+         END;
+       END
+       $fn$`,
+    ],
+  },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */
@@ -195,7 +220,9 @@ export function migrationsFor(dialect: Dialect): Migration[] {
   const types = TYPES[dialect];
   return MIGRATIONS.map((migration) => ({
     ...migration,
-    statements: migration.statements.map((sql) => sql.replace(/\{(\w+)\}/g, (_, name: string) => types[name] ?? `{${name}}`)),
+    statements: [...migration.statements, ...(dialect === 'postgres' ? (migration.postgresStatements ?? []) : [])].map((sql) =>
+      sql.replace(/\{(\w+)\}/g, (_, name: string) => types[name] ?? `{${name}}`),
+    ),
   }));
 }
 

@@ -120,7 +120,7 @@ function searchCondition(search: PayloadSearch, dialect: Dialect, add: (value: s
   const fields = search.fields.map((paths) => (paths.length === 1 ? value(paths[0]!) : `concat_ws(':', ${paths.map(value).join(', ')})`));
   if (dialect === 'sqlite') return `instr(lower(concat_ws(char(10), ${fields.join(', ')})), CAST(${text} AS TEXT)) > 0`;
   const folded = `translate(concat_ws(chr(10), ${fields.join(', ')}), '${ASCII_UPPER}', '${ASCII_UPPER.toLowerCase()}')`;
-  return `(SELECT strpos(${folded}, CAST(${text} AS TEXT)) FROM (SELECT CAST(j.payload AS JSONB) AS p) AS d) > 0`;
+  return `(SELECT strpos(${folded}, CAST(${text} AS TEXT)) FROM (SELECT bridge_search_json(j.payload) AS p) AS d) > 0`;
 }
 
 const whereClause = (conditions: string[]): string => (conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`);

@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
 
+import { storableText, storableValue } from '../core/storable.ts';
+
 /** Value conversions shared by both engines: JSON columns and bounded text. */
 
-/** JSON columns are TEXT; `undefined` is stored as JSON null so every row parses back. */
+/**
+ * JSON columns are TEXT; `undefined` is stored as JSON null so every row parses back. Strings are
+ * made storable first (src/core/storable.ts): inbound bodies holding U+0000 are refused at the
+ * edge, but a value an upstream API returned must not leave a `\u0000` escape that PostgreSQL's
+ * jsonb (the admin search) refuses, and both engines must keep the same payload.
+ */
 export function toJson(value: unknown): string {
-  return JSON.stringify(value ?? null);
+  return JSON.stringify(storableValue(value ?? null));
 }
 
 export function fromJson(text: unknown): unknown {
@@ -19,6 +26,8 @@ export const EXCERPT_MAX_BYTES = 4096;
  */
 export function truncateExcerpt(text: string | undefined, maxBytes = EXCERPT_MAX_BYTES): string | null {
   if (text === undefined) return null;
+  // An upstream's error body is its own: U+0000 in it must not make the attempt unstorable on PostgreSQL.
+  text = storableText(text);
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxBytes) return text;
   let end = maxBytes;

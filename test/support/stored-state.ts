@@ -14,11 +14,25 @@ import { type Engine, ENGINES } from './real-store.ts';
 export type Row = Record<string, unknown>;
 
 /** Rows of `sql` (`$1`… placeholders on both engines) in the database at `databaseUrl` (`sqlite:<file>` or a PostgreSQL URL with `?schema=`). */
-export async function queryRows(databaseUrl: string, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+export function queryRows(databaseUrl: string, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  return runSql(databaseUrl, sql, params, true);
+}
+
+/** Writes as a test's seeding must sometimes (rows an older release left behind): same engines and placeholders as queryRows. */
+export function executeSql(databaseUrl: string, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+  return runSql(databaseUrl, sql, params, false);
+}
+
+async function runSql(databaseUrl: string, sql: string, params: readonly unknown[], readOnly: boolean): Promise<Row[]> {
   if (databaseUrl.startsWith('sqlite:')) {
-    const db = new DatabaseSync(databaseUrl.slice('sqlite:'.length), { readOnly: true });
+    const db = new DatabaseSync(databaseUrl.slice('sqlite:'.length), { readOnly });
     try {
-      const rows = db.prepare(sql.replace(/\$(\d+)/g, '?$1')).all(...(params as Array<string | number | null>)) as Row[];
+      const statement = db.prepare(sql.replace(/\$(\d+)/g, '?$1'));
+      if (!readOnly && !/\bRETURNING\b/i.test(sql)) {
+        statement.run(...(params as Array<string | number | null>));
+        return [];
+      }
+      const rows = statement.all(...(params as Array<string | number | null>)) as Row[];
       // node:sqlite answers BIGINT columns as numbers or bigints; tests compare numbers.
       return rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'bigint' ? Number(value) : value])));
     } finally {
