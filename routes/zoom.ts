@@ -48,6 +48,10 @@ export function zoomRouter(deps: ZoomRouterDeps): Router {
           throw new AppError('invalid_signature', outcome.reason, { status: 401 });
         case 'invalid':
           throw new AppError('invalid_event', outcome.reason, { status: 400 });
+        case 'unstorable': {
+          const { path, message } = outcome.problem;
+          throw new AppError('invalid_body', `body: ${path} ${message}`, { status: 400, details: { issues: [{ path, code: 'unstorable_text', message }] } });
+        }
         case 'validation':
           res.status(200).json(outcome.answer);
           return;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { classifySalesforceId, normalizeSalesforceId, type RecordKind } from '../mapping/salesforce-ids.ts';
+import { MAX_ATTENDEES } from './attendee-bound.ts';
 
 /**
  * The body of `POST /calendar/events`, version 1: one meeting from a calendar or tool without a
@@ -49,7 +50,7 @@ export const genericCalendarEventSchema = z
       example: '2026-03-01T09:12:00Z',
     }),
     organizer: person.meta({ description: 'The host; becomes meetingDetails.hostEmail' }),
-    attendees: z.array(person).max(1000).default([]).meta({ description: 'Everyone invited, organizer included or not' }),
+    attendees: z.array(person).max(MAX_ATTENDEES).default([]).meta({ description: 'Everyone invited, organizer included or not' }),
     description: z
       .string()
       .max(64 * 1024)
@@ -82,7 +83,7 @@ export const genericRecordingSchema = z.object({
   start: dateTime.optional(),
   end: dateTime.optional(),
   host: person.optional().meta({ description: 'The host; a company person' }),
-  attendees: z.array(person).max(1000).default([]),
+  attendees: z.array(person).max(MAX_ATTENDEES).default([]),
   salesforce: z
     .object({ opportunityId: salesforceId('opportunity'), accountId: salesforceId('account'), leadId: salesforceId('lead') })
     .optional()

@@ -73,11 +73,13 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     const delivery =
       outcome.kind === 'remap' ? remapJob(outcome.request, outcome.flags, { eventId, ...version }) : importJob(outcome.request, { eventId, ...version });
     context.logger.debug('inbound event mapped', { eventId, kind: delivery.kind, coalesceKey: delivery.coalesceKey });
+    // A note (what the mapping left out) is the mapped event's reason: the delivery's page shows it.
+    const note = outcome.kind === 'import' ? outcome.note : undefined;
     return {
       kind: 'succeeded',
-      result: { kind: delivery.kind, coalesceKey: delivery.coalesceKey ?? null },
+      result: { kind: delivery.kind, coalesceKey: delivery.coalesceKey ?? null, ...(note === undefined ? {} : { note }) },
       enqueue: [delivery],
-      eventUpdate: { eventId, state: 'mapped' },
+      eventUpdate: { eventId, state: 'mapped', ...(note === undefined ? {} : { reason: note }) },
     };
   });
 }

@@ -15,8 +15,11 @@ export type MappingOutcome =
       /** The source's own version of the state mapped (epoch ms), read by the integration from its payload. */
       sourceVersion?: number;
     }
-  /** A meeting Momentum never saw (a recording): imported, coalesced per its id. */
-  | { kind: 'import'; request: ImportRequest; rule?: string; sourceVersion?: number }
+  /**
+   * A meeting Momentum never saw (a recording): imported, coalesced per its id. `note`: what the
+   * mapping left out (attendees past the bound), kept as the event's reason beside its delivery.
+   */
+  | { kind: 'import'; request: ImportRequest; rule?: string; sourceVersion?: number; note?: string }
   | { kind: 'skipped'; reason: string };
 
 export const skipped = (reason: string): MappingOutcome => ({ kind: 'skipped', reason });

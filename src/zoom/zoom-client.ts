@@ -1,17 +1,26 @@
 import { Agent } from 'undici';
 import { z } from 'zod';
 
+import { storableText } from '../core/storable.ts';
 import { LookupError } from '../mapping/event-mapper.ts';
 
+/** One entry of Zoom's participant list (one per join), its text made storable on both engines. */
 export interface ZoomParticipant {
   email?: string;
   name?: string;
 }
 
+export interface ZoomParticipantList {
+  /** In Zoom's order, as many as the pages read hold. */
+  participants: ZoomParticipant[];
+  /** Whether Zoom had pages left when the bridge stopped reading (MAX_PAGES): the list is then cut short. */
+  more: boolean;
+}
+
 /** Zoom's API as the bridge uses it: a meeting's participants, with the S2S OAuth token it needs. */
 export interface ZoomClient {
   /** The participants of a past meeting; undefined when Zoom has none for it (404: an unknown or too old meeting). */
-  participants(uuid: string, signal?: AbortSignal): Promise<ZoomParticipant[] | undefined>;
+  participants(uuid: string, signal?: AbortSignal): Promise<ZoomParticipantList | undefined>;
   close(): Promise<void>;
 }
 
@@ -30,18 +39,23 @@ export interface ZoomClientOptions {
 const tokenSchema = z.looseObject({ access_token: z.string().min(1), expires_in: z.number().positive() });
 const pageSchema = z.looseObject({
   next_page_token: z.string().optional(),
-  participants: z.array(z.looseObject({ name: z.string().optional(), user_email: z.string().optional() })).default([]),
+  // A guest's name or email can be empty or null: either is "none", never an unreadable answer.
+  participants: z.array(z.looseObject({ name: z.string().nullish(), user_email: z.string().nullish() })).default([]),
 });
 
 // A token is used until a minute before Zoom says it expires, so no call carries one that lapses in flight.
 const TOKEN_MARGIN_MS = 60_000;
+/** Pages of participants read at most: 50 of Zoom's largest (300) is 15 000 joins, far past what an import carries. */
 const MAX_PAGES = 50;
 
 /**
- * A uuid that begins with `/` or holds `//` must be URL-encoded twice in a path (docs/protocols.md §8);
- * any other once.
+ * A meeting uuid as one path segment (docs/protocols.md §8): one that begins with `/` or holds `//`
+ * is URL-encoded twice, any other once; and one that is `.` or `..` is written `%2E` or `%2E%2E`,
+ * which encodeURIComponent leaves alone, so that no URL normalisation takes it for a dot segment
+ * and drops it (`/past_meetings/../participants` would name `/participants`).
  */
 export function encodeMeetingUuid(uuid: string): string {
+  if (uuid === '.' || uuid === '..') return uuid.replaceAll('.', '%2E');
   const once = encodeURIComponent(uuid);
   return uuid.startsWith('/') || uuid.includes('//') ? encodeURIComponent(once) : once;
 }
@@ -49,24 +63,40 @@ export function encodeMeetingUuid(uuid: string): string {
 /** Zoom lookups that fail for a passing reason retry the mapping job; the error class names Zoom in the attempt log. */
 const zoomError = (message: string, cause?: unknown) => new LookupError(message, { errorClass: 'zoom_lookup', ...(cause === undefined ? {} : { cause }) });
 
+/** Zoom's answer quoted in an error, which is stored with the attempt: short, and storable on both engines. */
+const excerpt = (text: string) => storableText(text.slice(0, 200));
+
+/** A participant's name and email as both engines store them (Zoom's text can hold U+0000 or half a surrogate pair). */
+function participantOf(entry: { name?: string | null | undefined; user_email?: string | null | undefined }): ZoomParticipant {
+  const email = storableText(entry.user_email ?? '');
+  const name = storableText(entry.name ?? '');
+  return { ...(email ? { email } : {}), ...(name ? { name } : {}) };
+}
+
 export function createZoomClient(options: ZoomClientOptions): ZoomClient {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const now = options.now ?? Date.now;
   const agent = new Agent({ connect: { timeout: 5_000 }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   let cached: { token: string; until: number } | undefined;
 
-  async function send(url: URL, init: { method: 'GET' | 'POST'; headers: Record<string, string> }, signal?: AbortSignal) {
+  // The API's origin and base path, so a request path is written as is, never normalised by a URL parser.
+  const api = new URL(options.apiUrl);
+  const apiBase = api.pathname.replace(/\/+$/, '');
+
+  /** `path` is sent exactly as given (already encoded), query included. */
+  async function send(target: { origin: string; path: string }, init: { method: 'GET' | 'POST'; headers: Record<string, string> }, signal?: AbortSignal) {
     const timeout = AbortSignal.timeout(timeoutMs);
     try {
       const response = await agent.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
+        origin: target.origin,
+        path: target.path,
         ...init,
         signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
       });
       return { status: response.statusCode, text: await response.body.text() };
     } catch (error) {
-      throw zoomError(`Zoom ${url.pathname}: ${timeout.aborted ? 'timed out' : (error as Error).message}`, error);
+      const path = target.path.split('?')[0] ?? '';
+      throw zoomError(`Zoom ${path}: ${timeout.aborted ? 'timed out' : storableText((error as Error).message)}`, error);
     }
   }
 
@@ -77,9 +107,13 @@ export function createZoomClient(options: ZoomClientOptions): ZoomClient {
     url.searchParams.set('grant_type', 'account_credentials');
     url.searchParams.set('account_id', options.accountId);
     const basic = Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64');
-    const answer = await send(url, { method: 'POST', headers: { authorization: `Basic ${basic}`, accept: 'application/json' } }, signal);
+    const answer = await send(
+      { origin: url.origin, path: url.pathname + url.search },
+      { method: 'POST', headers: { authorization: `Basic ${basic}`, accept: 'application/json' } },
+      signal,
+    );
     const parsed = answer.status === 200 ? tokenSchema.safeParse(safeJson(answer.text)) : undefined;
-    if (!parsed?.success) throw zoomError(`Zoom OAuth: HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
+    if (!parsed?.success) throw zoomError(`Zoom OAuth: HTTP ${answer.status}: ${excerpt(answer.text)}`);
     cached = { token: parsed.data.access_token, until: now() + parsed.data.expires_in * 1000 - TOKEN_MARGIN_MS };
     return cached.token;
   }
@@ -87,25 +121,26 @@ export function createZoomClient(options: ZoomClientOptions): ZoomClient {
   return {
     async participants(uuid, signal) {
       const found: ZoomParticipant[] = [];
+      const path = `${apiBase}/past_meetings/${encodeMeetingUuid(uuid)}/participants`;
       let pageToken = '';
       for (let page = 0; page < MAX_PAGES; page += 1) {
-        const url = new URL(`${options.apiUrl.replace(/\/+$/, '')}/past_meetings/${encodeMeetingUuid(uuid)}/participants`);
-        url.searchParams.set('page_size', '300');
-        if (pageToken) url.searchParams.set('next_page_token', pageToken);
-        const answer = await send(url, { method: 'GET', headers: { authorization: `Bearer ${await token(signal)}`, accept: 'application/json' } }, signal);
+        const query = new URLSearchParams({ page_size: '300', ...(pageToken ? { next_page_token: pageToken } : {}) });
+        const answer = await send(
+          { origin: api.origin, path: `${path}?${query.toString()}` },
+          { method: 'GET', headers: { authorization: `Bearer ${await token(signal)}`, accept: 'application/json' } },
+          signal,
+        );
         if (answer.status === 401) cached = undefined; // revoked or expired early: the retry gets a new one
         // Zoom keeps no participants for an unknown or too old meeting: import without attendees.
         if (answer.status === 404 || (answer.status === 400 && /"code":\s*(3001|12702)/.test(answer.text))) return undefined;
-        if (answer.status !== 200) throw zoomError(`Zoom participants: HTTP ${answer.status}: ${answer.text.slice(0, 200)}`);
+        if (answer.status !== 200) throw zoomError(`Zoom participants: HTTP ${answer.status}: ${excerpt(answer.text)}`);
         const parsed = pageSchema.safeParse(safeJson(answer.text));
         if (!parsed.success) throw zoomError('Zoom participants: unexpected answer shape');
-        for (const participant of parsed.data.participants) {
-          found.push({ ...(participant.user_email ? { email: participant.user_email } : {}), ...(participant.name ? { name: participant.name } : {}) });
-        }
+        for (const participant of parsed.data.participants) found.push(participantOf(participant));
         pageToken = parsed.data.next_page_token ?? '';
-        if (pageToken === '') break;
+        if (pageToken === '') return { participants: found, more: false };
       }
-      return found;
+      return { participants: found, more: true };
     },
     close: () => agent.close(),
   };

@@ -34,9 +34,14 @@ const iso = (text: string | undefined): string | undefined => {
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 };
 
+/** `end` when it is after `start` (or there is no start to be after); undefined otherwise. */
+export const endAfter = (start: string | undefined, end: string | undefined): string | undefined =>
+  end === undefined || (start !== undefined && !(Date.parse(end) > Date.parse(start))) ? undefined : end;
+
 /**
- * `recording.completed` → the stored recording. The end comes from the recording files (the last
- * `recording_end`), else start + duration (minutes; Zoom sometimes sends 0, then there is none).
+ * `recording.completed` → the stored recording. The end (docs/protocols.md §8) is the last
+ * `recording_end` of the files when that is after the start; else start + duration (minutes; Zoom
+ * sometimes sends 0); else there is none. An import never ends at or before it starts.
  * Participants are not in the event: the mapper reads them later by the meeting uuid.
  */
 export function normaliseRecording(payload: RecordingCompleted): RecordingEvent {
@@ -48,7 +53,7 @@ export function normaliseRecording(payload: RecordingCompleted): RecordingEvent 
     start !== undefined && meeting.duration !== undefined && meeting.duration > 0
       ? new Date(Date.parse(start) + meeting.duration * 60_000).toISOString()
       : undefined;
-  const end = fromFiles ?? fromDuration;
+  const end = endAfter(start, fromFiles) ?? fromDuration;
   return {
     version: 1,
     origin: 'zoom',

@@ -1,4 +1,5 @@
 import { recordingRecordKey } from '../calendar/recording-event.ts';
+import { findUnstorable, type UnstorableValue } from '../http/inbound-text.ts';
 import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { Inbox } from '../store/types.ts';
 import { normaliseRecording, recordingCompletedPayloadSchema, urlValidationPayloadSchema, zoomEnvelopeSchema } from './zoom-event.ts';
@@ -8,6 +9,8 @@ import { urlValidationAnswer, verifyZoomSignature } from './zoom-signature.ts';
 export type ZoomReceiveOutcome =
   | { kind: 'unauthorized'; reason: string }
   | { kind: 'invalid'; reason: string }
+  /** Signed, but holding text no store keeps as sent (U+0000, an unpaired surrogate) or nested too deep. */
+  | { kind: 'unstorable'; problem: UnstorableValue }
   | { kind: 'validation'; answer: { plainToken: string; encryptedToken: string } }
   /** Stored before this resolves; `duplicate`: Zoom's retry of a recording already stored. */
   | { kind: 'stored'; meetingId: string; eventId?: number; duplicate: boolean }
@@ -20,10 +23,15 @@ export interface ZoomReceiverDeps {
   now?: () => number;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * Verify on the raw body (docs/protocols.md §8), then: answer `endpoint.url_validation`, store a
- * `recording.completed` with its mapping job (de-duplicated on the meeting uuid, so Zoom's
- * retries are acknowledged and not processed again), acknowledge anything else as ignored.
+ * Verify on the raw bytes (docs/protocols.md §8) before reading anything else, so a forged body is
+ * refused for its signature whatever it holds; then decode (UTF-8, strictly) and parse; then refuse
+ * text no store keeps as sent, wherever it is and whatever the event (the raw body is stored as
+ * received); then: answer `endpoint.url_validation`, store a `recording.completed` with its mapping
+ * job (de-duplicated on the meeting uuid, so Zoom's retries are acknowledged and not processed
+ * again), acknowledge anything else as ignored.
  */
 export function createZoomReceiver(deps: ZoomReceiverDeps) {
   const now = deps.now ?? Date.now;
@@ -31,12 +39,16 @@ export function createZoomReceiver(deps: ZoomReceiverDeps) {
   return async (body: Buffer, headers: { signature: string | undefined; timestamp: string | undefined }): Promise<ZoomReceiveOutcome> => {
     const check = verifyZoomSignature(deps.secrets, headers, body, now());
     if (!check.ok) return { kind: 'unauthorized', reason: check.reason };
+    let text: string;
     let json: unknown;
     try {
-      json = JSON.parse(body.toString('utf8'));
+      text = utf8.decode(body);
+      json = JSON.parse(text);
     } catch {
-      return { kind: 'invalid', reason: 'body is not JSON' };
+      return { kind: 'invalid', reason: 'body is not UTF-8 JSON' };
     }
+    const problem = findUnstorable(json);
+    if (problem !== undefined) return { kind: 'unstorable', problem };
     const envelope = zoomEnvelopeSchema.safeParse(json);
     if (!envelope.success) return { kind: 'invalid', reason: 'expected a Zoom event {event, payload}' };
     const { event, payload } = envelope.data;
@@ -54,7 +66,7 @@ export function createZoomReceiver(deps: ZoomReceiverDeps) {
       {
         source: 'zoom',
         ...(recording.data.account_id ? { senderId: recording.data.account_id } : {}),
-        rawPayload: body.toString('utf8'),
+        rawPayload: text,
         events: [{ dedupeKey: `zoom:recording:${stored.meetingId}`, parsedPayload: stored }],
       },
       jobsFor,

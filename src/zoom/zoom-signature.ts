@@ -8,6 +8,9 @@ export const TIMESTAMP_TOLERANCE_MS = 5 * 60_000;
 export type SignatureCheck = { ok: true; secret: string } | { ok: false; reason: string };
 
 const hmacHex = (secret: string, text: string) => createHmac('sha256', secret).update(text, 'utf8').digest('hex');
+// Over the bytes received: a body that is not valid UTF-8 is checked as sent, never as decoded text.
+const bodyHmacHex = (secret: string, timestamp: string, body: Buffer) =>
+  createHmac('sha256', secret).update(`v0:${timestamp}:`, 'utf8').update(body).digest('hex');
 
 /**
  * Zoom's webhook signature (docs/protocols.md §8): `x-zm-signature` = `v0=` + hex HMAC-SHA256 of
@@ -25,10 +28,10 @@ export function verifyZoomSignature(
     return { ok: false, reason: 'x-zm-request-timestamp is missing or not a number' };
   if (Math.abs(now - Number(headers.timestamp) * 1000) > TIMESTAMP_TOLERANCE_MS)
     return { ok: false, reason: 'x-zm-request-timestamp is more than 5 minutes off' };
-  const message = `v0:${headers.timestamp}:${body.toString('utf8')}`;
+  const { signature, timestamp } = headers;
   // Every token is compared (no early exit); the one that matched signs the url_validation answer.
   let matched: string | undefined;
-  for (const secret of secrets) if (sameSecret(headers.signature, `v0=${hmacHex(secret, message)}`) && matched === undefined) matched = secret;
+  for (const secret of secrets) if (sameSecret(signature, `v0=${bodyHmacHex(secret, timestamp, body)}`) && matched === undefined) matched = secret;
   return matched === undefined ? { ok: false, reason: 'x-zm-signature does not match' } : { ok: true, secret: matched };
 }
 

@@ -69,6 +69,8 @@ export interface SendEventOptions {
   omitSignature?: boolean;
   /** Sent (and signed) instead of `JSON.stringify(event)`. */
   rawBody?: string;
+  /** Bytes sent (and signed) as they are, for bodies that are not UTF-8 text. */
+  rawBytes?: Buffer;
   /** How long to wait for the receiver's answer before rejecting (default 15 000 ms; Zoom itself gives up after 3 s). */
   timeoutMs?: number;
 }
@@ -85,9 +87,14 @@ export const ZOOM_SAMPLE_ACCOUNT_ID = 'D8cJuqWVQ623CI4Q8yQK0Q';
 const hmacHex = (secret: string, text: string) => createHmac('sha256', secret).update(text, 'utf8').digest('hex');
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** Zoom's signature headers: `v0=` + hex HMAC-SHA256(secret token, `v0:{timestamp}:{raw body}`), timestamp in seconds. */
-export function signZoomRequest(secretToken: string, body: string, timestamp: number): { 'x-zm-request-timestamp': string; 'x-zm-signature': string } {
-  return { 'x-zm-request-timestamp': String(timestamp), 'x-zm-signature': `v0=${hmacHex(secretToken, `v0:${timestamp}:${body}`)}` };
+/** Zoom's signature headers: `v0=` + hex HMAC-SHA256(secret token, `v0:{timestamp}:{raw body}`) over the bytes sent, timestamp in seconds. */
+export function signZoomRequest(
+  secretToken: string,
+  body: string | Uint8Array,
+  timestamp: number,
+): { 'x-zm-request-timestamp': string; 'x-zm-signature': string } {
+  const signed = createHmac('sha256', secretToken).update(`v0:${timestamp}:`, 'utf8').update(body).digest('hex');
+  return { 'x-zm-request-timestamp': String(timestamp), 'x-zm-signature': `v0=${signed}` };
 }
 
 /** What the app must answer to `endpoint.url_validation`: hex HMAC-SHA256(secret token, plainToken). */
@@ -172,7 +179,8 @@ export function otherEvent(type: string, object: Record<string, unknown> = {}, a
 
 /** POSTs an event as Zoom's webhook sender does and resolves what the receiver answered. */
 export async function sendEvent(url: string, secretToken: string, event: unknown, options: SendEventOptions = {}): Promise<ZoomDelivery> {
-  const body = options.rawBody ?? JSON.stringify(event);
+  // Bytes go out as a Uint8Array of their own, exactly as given.
+  const body = options.rawBytes === undefined ? (options.rawBody ?? JSON.stringify(event)) : new Uint8Array(options.rawBytes);
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
   const signed = signZoomRequest(secretToken, body, timestamp);
   const headers: Record<string, string> = {

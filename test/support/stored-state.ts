@@ -66,7 +66,8 @@ export interface JobSummary {
 
 /** Every job, oldest first. */
 export async function storedJobStates(databaseUrl: string): Promise<JobSummary[]> {
-  const rows = await queryRows(databaseUrl, 'SELECT id, kind, state, attempts, state_reason FROM jobs ORDER BY id');
+  // A job's reason (why it ended skipped, dead or cancelled, or its last error) is its last_error column.
+  const rows = await queryRows(databaseUrl, 'SELECT id, kind, state, attempts, last_error AS state_reason FROM jobs ORDER BY id');
   return rows.map((row) => ({
     id: Number(row.id),
     kind: String(row.kind),

@@ -44,4 +44,11 @@ describe('encodeMeetingUuid', () => {
     expect(encodeMeetingUuid('abc//def==')).toBe('abc%252F%252Fdef%253D%253D');
     expect(encodeMeetingUuid('a/b')).toBe('a%2Fb');
   });
+
+  it('when a uuid is . or .., then its dots are percent-encoded so no URL normalisation drops the segment; dots elsewhere stay', () => {
+    expect(encodeMeetingUuid('.')).toBe('%2E');
+    expect(encodeMeetingUuid('..')).toBe('%2E%2E');
+    expect(encodeMeetingUuid('...')).toBe('...');
+    expect(encodeMeetingUuid('a.b')).toBe('a.b');
+  });
 });
