@@ -24,10 +24,13 @@ export class UnmappableEventError extends Error {
 export class LookupError extends Error {
   readonly retryable = true;
   readonly errorClass: string;
-  constructor(message: string, options: { cause?: unknown; errorClass?: string } = {}) {
+  /** The service's own Retry-After (a 429 or 503), as a delay: the retry waits at least this long. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, options: { cause?: unknown; errorClass?: string; retryAfterMs?: number } = {}) {
     super(message, options);
     this.name = 'LookupError';
     this.errorClass = options.errorClass ?? 'lookup';
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -54,6 +54,7 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
         return {
           kind: 'retryable',
           error: error.message,
+          ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
           attempt: { startedAt, durationMs: context.now() - startedAt, errorClass: error.errorClass, responseExcerpt: error.message.slice(0, 4096) },
         };
       }

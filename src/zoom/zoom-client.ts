@@ -2,6 +2,7 @@ import { Agent } from 'undici';
 import { z } from 'zod';
 
 import { storableText } from '../core/storable.ts';
+import { parseRetryAfter } from '../jobs/retry-policy.ts';
 import { LookupError } from '../mapping/event-mapper.ts';
 
 /** One entry of Zoom's participant list (one per join), its text made storable on both engines. */
@@ -61,7 +62,8 @@ export function encodeMeetingUuid(uuid: string): string {
 }
 
 /** Zoom lookups that fail for a passing reason retry the mapping job; the error class names Zoom in the attempt log. */
-const zoomError = (message: string, cause?: unknown) => new LookupError(message, { errorClass: 'zoom_lookup', ...(cause === undefined ? {} : { cause }) });
+const zoomError = (message: string, cause?: unknown, retryAfterMs?: number) =>
+  new LookupError(message, { errorClass: 'zoom_lookup', ...(cause === undefined ? {} : { cause }), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
 
 /** Zoom's answer quoted in an error, which is stored with the attempt: short, and storable on both engines. */
 const excerpt = (text: string) => storableText(text.slice(0, 200));
@@ -93,7 +95,7 @@ export function createZoomClient(options: ZoomClientOptions): ZoomClient {
         ...init,
         signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
       });
-      return { status: response.statusCode, text: await response.body.text() };
+      return { status: response.statusCode, text: await response.body.text(), retryAfter: response.headers['retry-after'] };
     } catch (error) {
       const path = target.path.split('?')[0] ?? '';
       throw zoomError(`Zoom ${path}: ${timeout.aborted ? 'timed out' : storableText((error as Error).message)}`, error);
@@ -133,7 +135,9 @@ export function createZoomClient(options: ZoomClientOptions): ZoomClient {
         if (answer.status === 401) cached = undefined; // revoked or expired early: the retry gets a new one
         // Zoom keeps no participants for an unknown or too old meeting: import without attendees.
         if (answer.status === 404 || (answer.status === 400 && /"code":\s*(3001|12702)/.test(answer.text))) return undefined;
-        if (answer.status !== 200) throw zoomError(`Zoom participants: HTTP ${answer.status}: ${excerpt(answer.text)}`);
+        // A 429 names when to come back (docs/protocols.md §8); the mapping job waits at least that long.
+        const retryAfterMs = answer.status === 429 ? parseRetryAfter(answer.retryAfter, now()) : undefined;
+        if (answer.status !== 200) throw zoomError(`Zoom participants: HTTP ${answer.status}: ${excerpt(answer.text)}`, undefined, retryAfterMs);
         const parsed = pageSchema.safeParse(safeJson(answer.text));
         if (!parsed.success) throw zoomError('Zoom participants: unexpected answer shape');
         for (const participant of parsed.data.participants) found.push(participantOf(participant));

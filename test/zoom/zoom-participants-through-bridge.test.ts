@@ -120,4 +120,19 @@ describeEachEngine("Zoom's participants API through startBridge", (engine) => {
     expect(await storedEvents(databaseUrl)).toMatchObject([{ state: 'mapped', state_reason: null }]);
     await expectSettled(databaseUrl);
   });
+  it('when the participants API answers 429 with a fractional Retry-After, then the mapping job waits that long before it asks again', async () => {
+    const { momentum, zoom, url, databaseUrl } = await startZoomBridge(engine, cleanups);
+    zoom.setParticipants(ZOOM_UUIDS.plain, [{ name: 'Gail Buyer', user_email: 'gail@globex.com' }]);
+    zoom.fail('participants', 429, { times: 1, headers: { 'retry-after': '1.25' } });
+
+    await sendEvent(url, SECRET, recordingCompletedEvent({ uuid: ZOOM_UUIDS.plain }));
+
+    await momentum.waitFor(1, 15_000);
+    const [limited, answered] = zoom.requestsOf('participants');
+    expect([limited?.status, answered?.status]).toEqual([429, 200]);
+    // The schedule alone would retry after 100 ms; Zoom asked for 1.25 s.
+    expect(answered!.at - limited!.at).toBeGreaterThanOrEqual(1_250);
+    await waitSettled(databaseUrl);
+    await expectSettled(databaseUrl, { retriedKinds: ['map-event'] });
+  });
 });
