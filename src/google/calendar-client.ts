@@ -128,8 +128,8 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
       const text = await call(calendarId, 'GET', `${calendarPath(calendarId)}/events?${params}`, 'events.list', undefined, signal, 'syncToken' in query);
       const parsed = eventsPageSchema.safeParse(parseJson(text, 'events.list'));
       if (!parsed.success) throw new GoogleApiError('retryable', 'events.list: unexpected answer shape');
-      // Summaries, descriptions and attendee names are typed by people (and pasted from anywhere):
-      // U+0000 and unpaired surrogates are made storable here, before the page is stored or mapped.
+      // Event text may carry U+0000 or unpaired surrogates (docs/protocols.md §3): made storable
+      // here, before the page is stored or mapped.
       return storableValue(parsed.data);
     },
     close: () => agent.close(),

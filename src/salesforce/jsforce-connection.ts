@@ -79,7 +79,7 @@ export function createSalesforceApi(options: SalesforceApiOptions): SalesforceAp
       // The job queue owns retries (RETRY_SCHEDULE, one attempt recorded per try): jsforce's own
       // retries (5 tries, up to ~15 s of backoff) would hide failures inside one attempt.
       const request = connection.request<T>({ method: 'GET', url: path }, { retry: { maxRetries: 0 }, timeout: timeoutMs });
-      // Field values are typed by the org's users and integrations: made storable on both engines here, where they enter.
+      // Field values may carry U+0000 or unpaired surrogates (docs/protocols.md §2): made storable here, where they enter.
       return storableValue(await withDeadline(Promise.resolve(request), timeoutMs, `Salesforce GET ${path.split('?')[0]}`));
     },
   };
