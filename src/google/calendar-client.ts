@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
 
+import { storableText, storableValue } from '../core/storable.ts';
 import { classifyGoogleResponse, GoogleApiError } from './google-api-error.ts';
 import { type EventsPage, eventsPageSchema } from './google-event.ts';
 import type { GoogleAuth } from './service-account.ts';
@@ -111,7 +112,7 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
       if (typeof answer?.resourceId !== 'string' || !Number.isFinite(expiration)) {
         throw new GoogleApiError('final', 'events.watch: answer lacks resourceId or expiration');
       }
-      return { resourceId: answer.resourceId, expiration };
+      return { resourceId: storableText(answer.resourceId), expiration };
     },
     async stop(calendarId, channel, signal) {
       await call(calendarId, 'POST', '/channels/stop', 'channels.stop', { id: channel.id, resourceId: channel.resourceId }, signal);
@@ -127,7 +128,9 @@ export function createCalendarClient(options: CalendarClientOptions): CalendarCl
       const text = await call(calendarId, 'GET', `${calendarPath(calendarId)}/events?${params}`, 'events.list', undefined, signal, 'syncToken' in query);
       const parsed = eventsPageSchema.safeParse(parseJson(text, 'events.list'));
       if (!parsed.success) throw new GoogleApiError('retryable', 'events.list: unexpected answer shape');
-      return parsed.data;
+      // Event text may carry U+0000 or unpaired surrogates (docs/protocols.md §3): made storable
+      // here, before the page is stored or mapped.
+      return storableValue(parsed.data);
     },
     close: () => agent.close(),
   };

@@ -1,5 +1,6 @@
 import { Connection } from 'jsforce';
 
+import { storableValue } from '../core/storable.ts';
 import { JWT_BEARER_GRANT, jwtBearerGrant } from './jwt-bearer.ts';
 
 /**
@@ -14,7 +15,11 @@ export type SalesforceAuth =
 
 export interface SalesforceApi {
   readonly flow: SalesforceAuth['flow'];
-  /** GETs a REST path under /services/data/vXX.X (`/query?q=…`), authenticating first when needed. */
+  /**
+   * GETs a REST path under /services/data/vXX.X (`/query?q=…`), authenticating first when needed.
+   * The answer is storable (src/core/storable.ts): a field value holding U+0000 or an unpaired
+   * surrogate (an email, a name typed into the org) is cleaned here, before any lookup reads it.
+   */
   get<T>(path: string): Promise<T>;
 }
 
@@ -74,7 +79,8 @@ export function createSalesforceApi(options: SalesforceApiOptions): SalesforceAp
       // The job queue owns retries (RETRY_SCHEDULE, one attempt recorded per try): jsforce's own
       // retries (5 tries, up to ~15 s of backoff) would hide failures inside one attempt.
       const request = connection.request<T>({ method: 'GET', url: path }, { retry: { maxRetries: 0 }, timeout: timeoutMs });
-      return withDeadline(Promise.resolve(request), timeoutMs, `Salesforce GET ${path.split('?')[0]}`);
+      // Field values may carry U+0000 or unpaired surrogates (docs/protocols.md §2): made storable here, where they enter.
+      return storableValue(await withDeadline(Promise.resolve(request), timeoutMs, `Salesforce GET ${path.split('?')[0]}`));
     },
   };
 }

@@ -12,6 +12,7 @@ import { eventNotification, outboundMessage } from '../salesforce/support/outbou
 import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { storedCounts, storedJobs } from '../support/stored-rows.ts';
+import { expectSettled, waitSettled } from '../support/stored-state.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { startSalesforceBridge } from './support/salesforce-bridge.ts';
 
@@ -21,6 +22,9 @@ import { startSalesforceBridge } from './support/salesforce-bridge.ts';
  * engine's test hook) makes every write needing a new page fail with SQLite's genuine SQLITE_FULL,
  * "database or disk is full". Set to 1 it stops at the pages the database already has; raised, the
  * space is back. Each message the tests refuse is larger than a page, so it needs new pages.
+ * SQLite only by nature: the full disk is a page cap on the bridge's own SQLite connection, and a
+ * full disk on PostgreSQL fails on the database server, not in the bridge's process (the bridge's
+ * side of a PostgreSQL outage is in test/metrics/readiness.test.ts).
  */
 
 const OPPORTUNITY = '0068d0000101XyZAAU';
@@ -161,5 +165,8 @@ describe('SQLite disk full through startBridge', () => {
     expect(await redelivered.text()).toContain('<Ack>true</Ack>');
     expect(remappedTitles(disk.momentum)).toEqual(['Meeting 1', 'Meeting 2', 'Meeting 3']);
     expect(storedCounts(disk.file)).toMatchObject({ messages: 3, events: 3 });
+    // The refused message left no half-done job behind: every job ended at its first attempt.
+    await waitSettled(`sqlite:${disk.file}`);
+    await expectSettled(`sqlite:${disk.file}`);
   });
 });

@@ -9,7 +9,8 @@ import { startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { startStrictMomentum, type StrictMomentum } from '../fakes/strict-momentum.ts';
 import { type NotificationSpec, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
-import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
+import { type Engine, TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
+import { describeEachEngine, expectSettled } from '../support/stored-state.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { adminGet, type PacedBridge, postAcknowledged, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
 
@@ -18,7 +19,8 @@ import { adminGet, type PacedBridge, postAcknowledged, postRemaps, startPacedBri
  * first. "Newest" is the source's own version when both states carry one (a record's
  * SystemModstamp), else the order the bridge stored them in. A remap made from an older state than
  * one already queued or sent is stored `superseded` with a `stale:` reason and never sent: Momentum's
- * last remap of the meeting always carries the newest state.
+ * last remap of the meeting always carries the newest state. Two bridges share a database on
+ * PostgreSQL only: SQLite serves one process (docs/operations.md, "Several instances").
  */
 
 const id18 = (id15: string) => normalizeSalesforceId(id15)!;
@@ -138,6 +140,8 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(sent.map(opportunityOf)).toEqual([OPP_NEW]);
       expect(sent[0]).toMatchObject({ source: { type: 'ZOOM', id: '98765432101' }, meetingDetails: { hostEmail: 'bo.rep@example.com' } });
       expect(salesforce.queries().some((query) => query.soql?.includes(SLOW_OWNER))).toBe(true);
+      // Nothing dead, retried or left pending on the shared schema: the stale remap is an ended state.
+      await expectSettled(first.databaseUrl);
     });
 
     it('when the later-posted change carries the older SystemModstamp, then the source’s version wins over the order of receipt: Momentum’s last remap is the newer state, the other stale', async () => {
@@ -161,13 +165,14 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(fromOlder!.lastError).toMatch(/^stale: /);
       expect(fromOlder!.eventId).toBeGreaterThan(fromNewer!.eventId!);
       expect(momentum.accepted().map((request) => opportunityOf(request.body))).toEqual([OPP_NEW]);
+      await expectSettled(second.databaseUrl);
     });
   },
 );
 
-describe('newest state wins on one bridge (SQLite) when Salesforce retries out of order', () => {
+describeEachEngine('newest state wins on one bridge when Salesforce retries out of order', (engine: Engine) => {
   async function oneBridge(momentum: StrictMomentum, rateLimit: string): Promise<PacedBridge> {
-    const database = testDatabase('sqlite', 'meeting-order-sqlite');
+    const database = testDatabase(engine, 'meeting_order_one');
     cleanups.push(database.drop);
     const bridge = await startPacedBridge({ database, momentumUrl: momentum.url, rateLimit });
     cleanups.push(bridge.stop);
@@ -198,6 +203,7 @@ describe('newest state wins on one bridge (SQLite) when Salesforce retries out o
     expect(staleT1).toMatchObject({ state: 'superseded', supersededBy: sentT2!.id });
     expect(staleT1!.lastError).toMatch(/^stale: /);
     expect(momentum.accepted().map((request) => opportunityOf(request.body))).toEqual([OPP_NEW]);
+    await expectSettled(bridge.databaseUrl);
   });
 
   it('when T1 < T2 arrives while T2’s remap still waits for the budget, then T2 stays queued and is the one sent; T1 never is', async () => {
@@ -230,5 +236,6 @@ describe('newest state wins on one bridge (SQLite) when Salesforce retries out o
     const meetingCalls = momentum.accepted().filter((request) => opportunityOf(request.body) !== '0065w000023STAmAAO');
     expect(meetingCalls.map((request) => opportunityOf(request.body))).toEqual([OPP_NEW]);
     expect(momentum.rateLimited).toBe(0);
+    await expectSettled(bridge.databaseUrl);
   });
 });

@@ -1,103 +1,56 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
-import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
+import { jobStates } from '../bridge/support/stored-jobs.ts';
 import { sfId } from '../calendar/support/directory-setup.ts';
 import { postCalendarEvent } from '../calendar/support/signed-events.ts';
-import { type FakeGoogle, startFakeGoogle } from '../fakes/fake-google.ts';
-import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { startFakeSalesforceRecords } from '../fakes/fake-salesforce-records.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
-import type { RealStore } from '../support/real-store.ts';
-import { openRealStore } from '../support/real-store.ts';
-import { storedJobs } from '../support/stored-rows.ts';
-import type { TestBridge } from '../support/test-bridge.ts';
+import { describeEachEngine, expectSettled, storedJobStates, waitSettled } from '../support/stored-state.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { startCalendarBridge } from './support/calendar-bridge.ts';
-import { type ClockedCalendarBridge, startClockedCalendarBridge } from './support/clocked-calendar-bridge.ts';
+import { ANA, type CalendarWorld, calendarWorld, remaps, startWatching } from './support/calendar-world.ts';
 import { meetingEvent } from './support/google-setup.ts';
-import { TEST_SERVICE_ACCOUNT, testKeyPair } from './support/service-account-key.ts';
-import { sqliteRunner } from './support/sql-runners.ts';
+import { activeChannelIds, fakeTokenPosition, storedCalendars, storedChannels } from './support/google-state.ts';
 
-const ANA = 'ana.rep@example.com';
+/*
+ * Google Calendar end to end through the real startBridge wiring, on each engine: a fake Google
+ * pushing and listing, a fake Momentum receiving, and the watching state the bridge stored (sync
+ * token and the time it was stored, channels, jobs).
+ */
+
 const OPPORTUNITY = '0068d0000101XyZAAU';
-
-interface World {
-  database: RealStore & { file: string };
-  file: string;
-  google: FakeGoogle;
-  momentum: FakeMomentum;
-  bridges: Array<{ url: string; stop(): Promise<void> }>;
-}
 
 const cleanups = cleanupAfterEach();
 
-async function world(): Promise<World> {
-  const database = await openRealStore('sqlite', 'calendar-e2e');
-  const google = await startFakeGoogle({ serviceAccountEmail: TEST_SERVICE_ACCOUNT, publicKeyPem: testKeyPair().publicKeyPem, pageSize: 2 });
-  const momentum = await startFakeMomentum();
-  const w: World = { database, file: database.file, google, momentum, bridges: [] };
-  cleanups.push(database.close, google.close, momentum.close, async () => {
-    for (const bridge of w.bridges.splice(0)) await bridge.stop();
-  });
-  return w;
-}
-
-/**
- * The whole bridge (startBridge) on the world's database, once its first round is done (as at
- * start-up: a channel made and stored, a sync of the calendar enqueued).
- */
-async function start(w: World, env: Record<string, string> = {}): Promise<TestBridge> {
-  const bridge = await startCalendarBridge({ google: w.google, momentum: w.momentum, calendars: [ANA], database: w.database, env });
-  w.bridges.push(bridge);
-  await waitFor(
-    'the first round of channel upkeep',
-    async () => (await activeChannelIds(w.file)).length > 0 && storedJobs(w.file).some((job) => job.kind === 'calendar-sync'),
-  );
-  return bridge;
-}
-
-/** The bridge on a clock the test moves, driven round by round (clocked-calendar-bridge.ts says why it is not startBridge). */
-async function startClocked(w: World, options: { now: () => number; port?: number }): Promise<ClockedCalendarBridge> {
-  const bridge = await startClockedCalendarBridge({
-    store: w.database.store,
-    file: w.file,
-    google: w.google,
-    momentum: w.momentum,
-    calendars: [ANA],
-    ...options,
-  });
-  w.bridges.push(bridge);
-  return bridge;
-}
-
-async function activeChannelIds(file: string): Promise<string[]> {
-  const db = await sqliteRunner(file);
-  try {
-    return (await createSqlChannelStore(db.runner).activeChannels()).map((channel) => channel.id);
-  } finally {
-    await db.close();
-  }
-}
-
 /** The start time of the first remap sent, so an edit can keep it exactly. */
-const remapStart = (w: World) => ({ dateTime: (remaps(w.momentum)[0]?.body as { meetingDetails: { startTime: string } }).meetingDetails.startTime });
+const remapStart = (w: CalendarWorld) => ({ dateTime: (remaps(w.momentum)[0]?.body as { meetingDetails: { startTime: string } }).meetingDetails.startTime });
 
-const remaps = (momentum: FakeMomentum) => momentum.requests.filter((request) => request.path === '/v1/meeting/remap');
+/** The one watched calendar: its sync token's position at the fake Google, and when it was stored. */
+async function calendarState(w: CalendarWorld) {
+  const calendars = await storedCalendars(w.database.url);
+  expect(calendars.map((calendar) => [calendar.calendarId, calendar.watching])).toEqual([[ANA, true]]);
+  return { token: fakeTokenPosition(calendars[0]!.syncToken), storedAt: calendars[0]!.updatedAt };
+}
 
-describe('calendar webhooks end to end', () => {
-  it('when the bridge starts, a meeting gets a Salesforce id and Google pushes "exists", then Momentum receives the remap', async () => {
-    const w = await world();
-    await start(w);
-    const [channelId] = await activeChannelIds(w.file);
+describeEachEngine('calendar webhooks end to end', (engine) => {
+  it('when the bridge starts, a meeting gets a Salesforce id and Google pushes "exists", then Momentum receives the remap and the sync token, channel and jobs are stored', async () => {
+    // Arrange
+    const w = await calendarWorld(engine, cleanups);
+    await startWatching(w);
+    const [channelId] = await activeChannelIds(w.database.url);
     const event = w.google.upsertEvent(
       ANA,
       meetingEvent('evt-pricing', 24, { summary: 'Pricing review', extendedProperties: { private: { sfOpportunityId: OPPORTUNITY } } }),
     );
+    const pushedAt = Date.now();
 
+    // Act
     expect(await w.google.push(channelId!, 'exists')).toBe(200);
     const [remap] = await w.momentum.waitFor(1);
+    await waitSettled(w.database.url);
 
-    expect(w.google.channels.get(channelId!)?.address).toBe(`${w.bridges[0]!.url}/calendar/google/notifications`);
+    // Assert: what Momentum received…
+    const atGoogle = w.google.channels.get(channelId!);
+    expect(atGoogle?.address).toBe(`${w.bridges[0]!.url}/calendar/google/notifications`);
     expect(remap?.path).toBe('/v1/meeting/remap');
     expect(remap?.headers['x-api-key']).toBe('mk-test-key');
     expect(remap?.body).toEqual({
@@ -105,93 +58,93 @@ describe('calendar webhooks end to end', () => {
       salesforceRecords: { opportunityId: OPPORTUNITY },
       meetingDetails: { title: 'Pricing review', startTime: (event.start as { dateTime: string }).dateTime, hostEmail: ANA },
     });
+    // …and what the bridge stored: the token of the sync that saw the change, stored after the push…
+    const calendar = await calendarState(w);
+    expect(calendar.token).toEqual({ calendarId: ANA, changes: 1, epoch: 0 });
+    expect(calendar.storedAt).toBeGreaterThanOrEqual(pushedAt);
+    // …the one live channel as Google made it, and every job succeeded at its first attempt.
+    expect(await storedChannels(w.database.url)).toEqual([
+      { id: channelId, calendarId: ANA, resourceId: atGoogle?.resourceId, expiration: atGoogle?.expiration, renewedAt: null, stoppedAt: null },
+    ]);
+    await expectSettled(w.database.url);
+    expect(await jobStates(w.database.url)).toEqual(['calendar-sync:succeeded', 'calendar-sync:succeeded', 'map-event:succeeded', 'remap:succeeded']);
   });
 
   it('when an edit changes nothing Momentum sees, then the event is mapped again but the remap is not re-sent', async () => {
-    const w = await world();
-    await start(w);
-    const [channelId] = await activeChannelIds(w.file);
+    // Arrange
+    const w = await calendarWorld(engine, cleanups);
+    await startWatching(w);
+    const [channelId] = await activeChannelIds(w.database.url);
     const fields = { summary: 'Pricing review', extendedProperties: { private: { sfOpportunityId: OPPORTUNITY } } };
     w.google.upsertEvent(ANA, meetingEvent('evt-pricing', 24, fields));
     await w.google.push(channelId!, 'exists');
     await w.momentum.waitFor(1);
+    await waitSettled(w.database.url);
     // Same event, new `updated` and a new location: a new inbound event, the same remap request.
     const original = w.google.requestsOf('list').length;
     w.google.upsertEvent(ANA, { ...meetingEvent('evt-pricing', 24, fields), start: remapStart(w), location: 'Room 4' });
 
+    // Act
     await w.google.push(channelId!, 'exists');
-    await waitFor(
-      'the second remap job to finish',
-      () => storedJobs(w.file).filter((job) => job.kind === 'remap' && job.state !== 'pending' && job.state !== 'running').length === 2,
-    );
+    await waitFor('the second remap job to be stored', async () => (await jobStates(w.database.url)).filter((job) => job.startsWith('remap:')).length === 2);
+    await waitSettled(w.database.url);
 
+    // Assert
     expect(w.google.requestsOf('list').length).toBeGreaterThan(original);
-    expect(
-      storedJobs(w.file)
-        .filter((job) => job.kind === 'remap')
-        .map((job) => job.state),
-    ).toEqual(['succeeded', 'skipped']);
+    expect((await jobStates(w.database.url)).filter((job) => job.startsWith('remap:'))).toEqual(['remap:succeeded', 'remap:skipped']);
     expect(remaps(w.momentum)).toHaveLength(1);
+    expect((await calendarState(w)).token).toEqual({ calendarId: ANA, changes: 2, epoch: 0 });
+    await expectSettled(w.database.url);
   });
 
-  it('when a notification is dropped, then the backstop sync still brings the change to Momentum', async () => {
-    const w = await world();
-    // The backstop sync runs every second here (GOOGLE_BACKSTOP_SYNC), and no notification is pushed.
-    await start(w, { GOOGLE_BACKSTOP_SYNC: '1s' });
+  it('when a notification is dropped, then the backstop sync still brings the change to Momentum and stores its token', async () => {
+    // Arrange: the backstop sync runs every second here (GOOGLE_BACKSTOP_SYNC), and no notification is pushed.
+    const w = await calendarWorld(engine, cleanups);
+    await startWatching(w, { GOOGLE_BACKSTOP_SYNC: '1s' });
+
+    // Act
     w.google.upsertEvent(ANA, meetingEvent('evt-dropped', 30, { extendedProperties: { shared: { sfAccountId: '0018d0000101XyZAAU' } } }));
-
     const [remap] = await w.momentum.waitFor(1);
+    await waitFor('the sync that saw the change to store its token', async () => (await calendarState(w)).token?.changes === 1);
+    await waitFor('the remap to be stored as succeeded', async () => (await jobStates(w.database.url)).includes('remap:succeeded'));
 
+    // Assert: backstop syncs keep coming every second, so the queue is read as it is, not waited on.
     expect(remap?.body).toMatchObject({ source: { type: 'GOOGLE_CALENDAR', id: 'evt-dropped' }, salesforceRecords: { accountId: '0018d0000101XyZAAU' } });
+    const jobs = await storedJobStates(w.database.url);
+    expect(jobs.filter((job) => job.state === 'dead' || job.attempts > 1)).toEqual([]);
+    expect(jobs.filter((job) => job.kind !== 'calendar-sync').map((job) => `${job.kind}:${job.state}`)).toEqual(['map-event:succeeded', 'remap:succeeded']);
+    expect(jobs.filter((job) => job.kind === 'calendar-sync' && job.state === 'succeeded').length).toBeGreaterThanOrEqual(1);
   });
 
-  it('when Google answers 410 to the stored sync token, then a full sync runs and the change still arrives once', async () => {
-    const w = await world();
+  it('when Google answers 410 to the stored sync token, then a full sync runs, the change still arrives once and the new token is stored', async () => {
+    // Arrange
+    const w = await calendarWorld(engine, cleanups);
     w.google.upsertEvent(ANA, meetingEvent('evt-old', 5, { description: `https://acme.my.salesforce.com/${OPPORTUNITY}` }));
-    await start(w);
+    await startWatching(w);
     await w.momentum.waitFor(1); // the start-up sync maps what is already there
-    const [channelId] = await activeChannelIds(w.file);
+    await waitSettled(w.database.url);
+    const [channelId] = await activeChannelIds(w.database.url);
     w.google.invalidateSyncTokens(ANA);
     w.google.upsertEvent(ANA, meetingEvent('evt-new', 6, { description: `Deal ${OPPORTUNITY}` }));
 
+    // Act
     await w.google.push(channelId!, 'exists');
     await w.momentum.waitFor(2);
-    await waitFor('the sync job to finish', () => storedJobs(w.file).every((job) => job.state !== 'pending' && job.state !== 'running'));
+    await waitSettled(w.database.url);
 
+    // Assert: the rejected token was used, then a full sync without one; its token is of the new epoch.
     const lists = w.google.requestsOf('list');
     expect(lists.some((request) => request.query.syncToken !== undefined)).toBe(true);
     expect(lists.at(-1)?.query.syncToken).toBeUndefined();
     expect(remaps(w.momentum).map((request) => (request.body as { source: { id: string } }).source.id)).toEqual(['evt-old', 'evt-new']);
-  });
-
-  it('when a channel is due for renewal, then a new one replaces it, and after a restart the stored channel keeps working', async () => {
-    const w = await world();
-    const clock = { offset: 0 };
-    const now = () => Date.now() + clock.offset;
-    const bridge = await startClocked(w, { now });
-    const [first] = await activeChannelIds(w.file);
-
-    clock.offset = 0.85 * 3_600_000;
-    await bridge.scheduler.runOnce({ backstop: false });
-    const [second] = await activeChannelIds(w.file);
-    await bridge.stop();
-    w.bridges.splice(0);
-    const watchesBeforeRestart = w.google.requestsOf('watch').length;
-    await startClocked(w, { now, port: Number(new URL(bridge.url).port) });
-    w.google.upsertEvent(ANA, meetingEvent('evt-after-restart', 8, { extendedProperties: { private: { sfLeadId: sfId('00Q', 3) } } }));
-
-    expect(second).not.toBe(first);
-    expect(w.google.channels.get(first!)?.stopped).toBe(true);
-    expect(await w.google.push(first!, 'exists')).toBe(404);
-    expect(await activeChannelIds(w.file)).toEqual([second]);
-    expect(w.google.requestsOf('watch')).toHaveLength(watchesBeforeRestart);
-    expect(await w.google.push(second!, 'exists')).toBe(200);
-    const sent = await w.momentum.waitFor(1);
-    expect(sent[0]?.body).toMatchObject({ source: { id: 'evt-after-restart' }, salesforceRecords: { leadId: sfId('00Q', 3) } });
+    expect((await calendarState(w)).token).toEqual({ calendarId: ANA, changes: 2, epoch: 1 });
+    // The 410 is handled inside the one attempt: nothing retried, nothing dead.
+    await expectSettled(w.database.url);
   });
 
   it('when a signed generic event names attendees only, then the attendee match reaches Momentum with its declared source type', async () => {
-    const w = await world();
+    // Arrange
+    const w = await calendarWorld(engine, cleanups);
     const account = sfId('001', 1);
     const fake = await startFakeSalesforceRecords({
       contacts: [{ Id: sfId('003', 1), Email: 'hank.buyer@globex.test', AccountId: account }],
@@ -208,7 +161,7 @@ describe('calendar webhooks end to end', () => {
       ],
     });
     cleanups.push(fake.close);
-    const bridge = await start(w, { SALESFORCE_LOGIN_URL: fake.url, SALESFORCE_CLIENT_ID: 'bridge-app', SALESFORCE_CLIENT_SECRET: 'right-secret' });
+    const bridge = await startWatching(w, { SALESFORCE_LOGIN_URL: fake.url, SALESFORCE_CLIENT_ID: 'bridge-app', SALESFORCE_CLIENT_SECRET: 'right-secret' });
     const raw = JSON.stringify({
       version: 1,
       id: 'outlook-123',
@@ -220,14 +173,19 @@ describe('calendar webhooks end to end', () => {
       attendees: [{ email: 'hank.buyer@globex.test' }],
     });
 
+    // Act
     const response = await postCalendarEvent(bridge.url, raw, { id: 'msg_1' });
     const [remap] = await w.momentum.waitFor(1);
+    await waitSettled(w.database.url);
 
+    // Assert
     expect(response.status).toBe(202);
     expect(remap?.body).toEqual({
       source: { type: 'MS_TEAMS', id: 'outlook-123' },
       salesforceRecords: { accountId: account, opportunityId: sfId('006', 1) },
       meetingDetails: { title: 'Globex sync', startTime: '2026-03-02T16:00:00Z', hostEmail: ANA },
     });
+    await expectSettled(w.database.url);
+    expect((await jobStates(w.database.url)).filter((job) => !job.startsWith('calendar-sync:'))).toEqual(['map-event:succeeded', 'remap:succeeded']);
   });
 });

@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 
+import { jobStates } from '../bridge/support/stored-jobs.ts';
 import { replies } from '../fakes/fake-momentum.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
-import { storedCounts } from '../support/stored-rows.ts';
-import { type BridgeHarness, startBridgeHarness } from './support/metrics-bridge.ts';
+import { describeEachEngine, expectSettled, storedJobStates, waitSettled } from '../support/stored-state.ts';
+import { type EngineBridgeHarness, startBridgeHarness } from './support/metrics-bridge.ts';
 import { families, sampleValue } from './support/prom-text.ts';
 
 const OPPORTUNITY = '0068d0000101XyZAAU';
@@ -12,15 +13,15 @@ const meeting = (n: number, subject: string) => eventNotification(n, { WhatId: O
 const message = (...specs: ReturnType<typeof eventNotification>[]) => outboundMessage({ notifications: specs });
 const foreignOrg = () => outboundMessage({ orgId: '00D8d0000999XyZEAU', notifications: [meeting(90, 'Not ours')] });
 
-let harness: BridgeHarness | undefined;
+let harness: EngineBridgeHarness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
 
-describe('GET /metrics', () => {
+describeEachEngine('GET /metrics', (engine) => {
   it('when the bridge has seen no traffic, then it answers Prometheus text with every bridge family and the default process metrics', async () => {
-    harness = await startBridgeHarness();
+    harness = await startBridgeHarness({}, engine);
 
     const response = await fetch(`${harness.bridge.url}/metrics`);
     const text = await response.text();
@@ -52,10 +53,11 @@ describe('GET /metrics', () => {
     expect(declared.get('nodejs_eventloop_lag_seconds')).toBe('gauge');
     expect(sampleValue(text, 'bridge_store_up')).toBe(1);
     expect(sampleValue(text, 'bridge_inbound_messages_total', { source: 'salesforce' })).toBeUndefined();
+    expect(await harness.counts()).toEqual({ messages: 0, events: 0, jobs: 0, calendars: 0 });
   });
 
   it('when messages are acked, duplicated and refused and the remap is delivered, then the inbound, job, attempt, mapping and queue series count exactly that', async () => {
-    harness = await startBridgeHarness();
+    harness = await startBridgeHarness({}, engine);
     const first = message(meeting(1, 'Pricing review'));
 
     expect((await harness.postSalesforce(first)).status).toBe(200);
@@ -86,11 +88,13 @@ describe('GET /metrics', () => {
     // What did not happen: one delivery for the meeting, nothing for the duplicate or the foreign org.
     expect(harness.momentum.requests.map((request) => request.path)).toEqual(['/v1/meeting/remap']);
     // The redelivery's raw message is kept, its notification is not stored twice; the foreign org stored nothing.
-    expect(storedCounts(harness.file)).toEqual({ messages: 2, events: 1, jobs: 2 });
+    expect(await harness.counts()).toEqual({ messages: 2, events: 1, jobs: 2, calendars: 0 });
+    await waitSettled(harness.databaseUrl);
+    await expectSettled(harness.databaseUrl);
   });
 
   it('when messages are refused by the client allowlist and the rate limit, then each refusal is counted under its reason', async () => {
-    harness = await startBridgeHarness({ SALESFORCE_ALLOWED_CIDRS: '127.0.0.0/8', TRUST_PROXY: 'loopback', INBOUND_RATE_LIMIT: '1/1m' });
+    harness = await startBridgeHarness({ SALESFORCE_ALLOWED_CIDRS: '127.0.0.0/8', TRUST_PROXY: 'loopback', INBOUND_RATE_LIMIT: '1/1m' }, engine);
 
     const statuses = [
       (await harness.postSalesforce(message(meeting(1, 'A')), { 'x-forwarded-for': '198.51.100.7' })).status,
@@ -103,11 +107,15 @@ describe('GET /metrics', () => {
     expect(sampleValue(text, 'bridge_inbound_messages_total', { source: 'salesforce', outcome: 'refused', reason: 'client_not_allowed' })).toBe(1);
     expect(sampleValue(text, 'bridge_inbound_messages_total', { source: 'salesforce', outcome: 'refused', reason: 'rate_limited' })).toBe(1);
     expect(sampleValue(text, 'bridge_inbound_messages_total', { source: 'salesforce', outcome: 'acked' })).toBe(1);
-    expect(storedCounts(harness.file)).toMatchObject({ messages: 1, events: 1 });
+    expect(await harness.counts()).toMatchObject({ messages: 1, events: 1 });
+    // The one message let through is mapped and delivered like any other.
+    await waitSettled(harness.databaseUrl);
+    await expectSettled(harness.databaseUrl);
+    expect(await jobStates(harness.databaseUrl)).toEqual(['map-event:succeeded', 'remap:succeeded']);
   });
 
   it('when Momentum refuses one remap, fails another once and a notification maps to nothing, then dead, retry, skipped and the status classes are counted', async () => {
-    harness = await startBridgeHarness();
+    harness = await startBridgeHarness({}, engine);
     let failedOnce = false;
     harness.momentum.script((request) => {
       const title = (request.body as { meetingDetails?: { title?: string } }).meetingDetails?.title;
@@ -143,10 +151,20 @@ describe('GET /metrics', () => {
     expect(value('bridge_jobs', { kind: 'map-event', state: 'skipped' })).toBe(1);
     // The refused remap was not retried: three calls in all (400, 503, 200).
     expect(harness.momentum.requests).toHaveLength(3);
+    // Stored: the refused remap dead with Momentum's reason, the flaky one retried once; nothing else.
+    await waitSettled(harness.databaseUrl);
+    const jobs = await expectSettled(harness.databaseUrl, { deadKinds: ['remap'], retriedKinds: ['remap'] });
+    // The two remaps are made in either order (two notifications mapped at once).
+    const remaps = jobs.filter((job) => job.kind === 'remap').sort((a, b) => a.state.localeCompare(b.state));
+    expect(remaps.map((job) => [job.state, job.attempts])).toEqual([
+      ['dead', 1],
+      ['succeeded', 2],
+    ]);
+    expect(remaps[0]?.reason).toContain('400');
   });
 
   it('when pacing holds a remap back for the budget, then it waits pending and unclaimed, and remaps were claimed exactly as often as sent', async () => {
-    harness = await startBridgeHarness({ MOMENTUM_RATE_LIMIT: '1/1h' });
+    harness = await startBridgeHarness({ MOMENTUM_RATE_LIMIT: '1/1h' }, engine);
 
     expect((await harness.postSalesforce(message(meeting(1, 'First'), meeting(2, 'Second')))).status).toBe(200);
     const text = await harness.scrapeUntil(
@@ -165,5 +183,13 @@ describe('GET /metrics', () => {
     expect(sampleValue(text, 'bridge_oldest_pending_job_age_seconds', { kind: 'remap' })).toBeGreaterThanOrEqual(0);
     expect(sampleValue(later, 'bridge_attempts_total', { kind: 'remap', status_class: '2xx' })).toBe(1);
     expect(harness.momentum.requests).toHaveLength(1);
+    // Stored: the second remap pending (the budget the test set holds it) and never attempted; nothing dead or retried.
+    const jobs = await storedJobStates(harness.databaseUrl);
+    expect(jobs.map((job) => `${job.kind}:${job.state}:${job.attempts}`).sort()).toEqual([
+      'map-event:succeeded:1',
+      'map-event:succeeded:1',
+      'remap:pending:0',
+      'remap:succeeded:1',
+    ]);
   });
 });

@@ -4,7 +4,8 @@ import { statusClass } from '../../src/metrics/bridge-metrics.ts';
 import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
 import type { Store } from '../../src/store/types.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import { openRealStore } from '../support/real-store.ts';
+import { type Engine, openRealStore } from '../support/real-store.ts';
+import { describeEachEngine } from '../support/stored-state.ts';
 import { sampleValue } from './support/prom-text.ts';
 
 const closes: Array<() => Promise<void>> = [];
@@ -12,15 +13,15 @@ afterEach(async () => {
   for (const close of closes.splice(0)) await close();
 });
 
-async function sqliteStore(): Promise<Store> {
-  const { store, close } = await openRealStore('sqlite', 'queue-gauges');
+async function realStore(engine: Engine): Promise<Store> {
+  const { store, close } = await openRealStore(engine, 'queue_gauges');
   closes.push(close);
   return store;
 }
 
-describe('queue gauges (store.stats at scrape time)', () => {
+describeEachEngine('queue gauges (store.stats at scrape time)', (engine) => {
   it('when jobs are pending, then depth by kind and state and the oldest pending age come from the store', async () => {
-    const store = await sqliteStore();
+    const store = await realStore(engine);
     const createdAt = Date.now();
     await store.enqueue([
       { kind: 'remap', payload: { n: 1 } },
@@ -41,7 +42,7 @@ describe('queue gauges (store.stats at scrape time)', () => {
   });
 
   it('when the store cannot answer, then the scrape still succeeds with bridge_store_up 0 and no stale queue numbers, and recovers by itself', async () => {
-    const real = await sqliteStore();
+    const real = await realStore(engine);
     await real.enqueue([{ kind: 'remap', payload: { n: 1 } }]);
     let down = true;
     const store = { stats: (now?: number) => (down ? Promise.reject(new Error('database is unreachable')) : real.stats(now)) };
@@ -58,7 +59,9 @@ describe('queue gauges (store.stats at scrape time)', () => {
     expect(sampleValue(after, 'bridge_store_up')).toBe(1);
     expect(sampleValue(after, 'bridge_jobs', { kind: 'remap', state: 'pending' })).toBe(1);
   });
+});
 
+describe('metrics registries', () => {
   it('when two bridges live in one process, then each has its own registry and counts only its own events', async () => {
     const logger = captureLogs().logger;
     const one = createPrometheusMetrics({ logger });

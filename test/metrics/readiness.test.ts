@@ -14,16 +14,17 @@ import type { Store } from '../../src/store/types.ts';
 import { eventNotification, notificationId, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import { asPostgresAdmin, openRealStore } from '../support/real-store.ts';
+import { asPostgresAdmin, type Engine, openRealStore } from '../support/real-store.ts';
+import { describeEachEngine, expectSettled, queryRows, waitSettled } from '../support/stored-state.ts';
 import { sampleValue } from './support/prom-text.ts';
 
 const cleanups = cleanupAfterEach();
 
-/** A real SQLite store whose ping rejects while `down()` says so (the database file unreachable). */
-async function storeWithOutage(down: () => boolean): Promise<Store> {
-  const { store, close } = await openRealStore('sqlite', 'readyz');
+/** A real store whose ping rejects while `down()` says so (the database unreachable). */
+async function storeWithOutage(engine: Engine, down: () => boolean): Promise<Store> {
+  const { store, close } = await openRealStore(engine, 'readyz');
   cleanups.push(close);
-  return { ...store, ping: () => (down() ? Promise.reject(new Error('SQLITE_IOERR: disk I/O error')) : store.ping()) };
+  return { ...store, ping: () => (down() ? Promise.reject(new Error('the database is unreachable')) : store.ping()) };
 }
 
 function startedWorker(store: Store): Worker {
@@ -39,10 +40,10 @@ function appFor(store: Store, worker: Worker) {
   return { app: createApp({ config: parseConfig({ NODE_ENV: 'test' }), logger: logs.logger, readiness: bridgeReadiness(store, worker) }), logs };
 }
 
-describe('GET /readyz', () => {
+describeEachEngine('GET /readyz with its store and worker checks', (engine) => {
   it('when the store stops answering, then 503 naming the store, and 200 again once it answers, without a restart', async () => {
     let down = false;
-    const store = await storeWithOutage(() => down);
+    const store = await storeWithOutage(engine, () => down);
     const { app, logs } = appFor(store, startedWorker(store));
 
     const before = await request(app).get('/readyz');
@@ -72,7 +73,7 @@ describe('GET /readyz', () => {
   });
 
   it('when the worker is stopped, then 503 naming the worker while liveness still answers 200', async () => {
-    const store = await storeWithOutage(() => false);
+    const store = await storeWithOutage(engine, () => false);
     const worker = startedWorker(store);
     const { app } = appFor(store, worker);
 
@@ -93,7 +94,12 @@ const url = process.env.TEST_DATABASE_URL;
 
 const admin = (sql: string): Promise<pg.QueryResultRow[]> => asPostgresAdmin(async (client) => (await client.query(sql)).rows);
 
-describe.skipIf(!url)(`GET /readyz on PostgreSQL${url ? '' : ' (skipped: TEST_DATABASE_URL not set)'}`, () => {
+/*
+ * PostgreSQL only by nature: the outage is the server refusing the bridge's role (connections
+ * terminated, new logins refused), which a SQLite file has no counterpart of; SQLite's own outage,
+ * a full disk, is in test/bridge/disk-full-through-bridge.test.ts.
+ */
+describe.skipIf(!url)(`GET /readyz through startBridge when PostgreSQL refuses the bridge's role${url ? '' : ' (skipped: TEST_DATABASE_URL not set)'}`, () => {
   it("when the bridge's connections are terminated and new ones refused, then /readyz and inbound fail (never a false ack), and both recover by themselves", async () => {
     // The bridge logs in as its own role, so the outage (NOLOGIN + terminate) touches no other test.
     const role = `readyz_${randomBytes(4).toString('hex')}`;
@@ -150,5 +156,9 @@ describe.skipIf(!url)(`GET /readyz on PostgreSQL${url ? '' : ' (skipped: TEST_DA
     expect(await inboundAfter.text()).toContain('<Ack>true</Ack>');
     // Only the message acked after recovery was stored.
     expect(await admin(`SELECT dedupe_key FROM ${role}.inbound_events`)).toEqual([{ dedupe_key: `salesforce:${notificationId(2)}` }]);
+    // Its mapping ran after the outage like any other: nothing dead, retried or left pending.
+    await waitSettled(config.DATABASE_URL);
+    await expectSettled(config.DATABASE_URL);
+    expect(await queryRows(config.DATABASE_URL, 'SELECT kind FROM jobs')).toEqual([{ kind: 'map-event' }]);
   });
 });

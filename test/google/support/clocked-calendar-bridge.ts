@@ -11,7 +11,6 @@ import { createMapEventHandler } from '../../../src/mapping/map-event-handler.ts
 import { MAP_EVENT_JOB } from '../../../src/mapping/map-event-job.ts';
 import { createMomentumClient } from '../../../src/momentum/client.ts';
 import { createRemapHandler } from '../../../src/momentum/delivery-handlers.ts';
-import { createSqlChannelStore } from '../../../src/store/sql-channel-store.ts';
 import type { Store } from '../../../src/store/types.ts';
 import { WEBHOOK_SECRET } from '../../calendar/support/signed-events.ts';
 import type { FakeGoogle } from '../../fakes/fake-google.ts';
@@ -19,7 +18,6 @@ import type { FakeMomentum } from '../../fakes/fake-momentum.ts';
 import { listenRouters } from '../../support/app-harness.ts';
 import { captureLogs } from '../../support/log-capture.ts';
 import { testServiceAccountKey } from './service-account-key.ts';
-import { sqliteRunner } from './sql-runners.ts';
 
 /**
  * The calendar half of the bridge assembled by hand: the routes on a real port, the real store and
@@ -27,8 +25,9 @@ import { sqliteRunner } from './sql-runners.ts';
  * Google watching against a fake Google, on a clock the test moves. Only for what startBridge cannot
  * do: the channel manager's clock comes from createGoogleRuntime's `now`, which startBridge (through
  * createJobHandlers) does not take, so channel renewal cannot be brought forward there. Everything
- * else goes through startCalendarBridge (calendar-bridge.ts). One "process": `stop()` ends it and a
- * second bridge over the same file is a restart.
+ * else goes through startCalendarBridge (calendar-bridge.ts). One "process" on the store it is given
+ * (either engine; channels through the store's own channel store): `stop()` ends it and a second
+ * bridge over the same store is a restart.
  */
 export interface ClockedCalendarBridge {
   url: string;
@@ -40,7 +39,6 @@ export interface ClockedCalendarBridge {
 
 export async function startClockedCalendarBridge(options: {
   store: Store;
-  file: string;
   google: FakeGoogle;
   momentum: FakeMomentum;
   calendars: string[];
@@ -49,8 +47,7 @@ export async function startClockedCalendarBridge(options: {
   port?: number;
 }): Promise<ClockedCalendarBridge> {
   const logs = captureLogs({ level: 'warn' });
-  const db = await sqliteRunner(options.file);
-  const channels = createSqlChannelStore(db.runner);
+  const channels = options.store.channels;
   const routes = [googleCalendarRouter({ channels, store: options.store, logger: logs.logger })];
   routes.push(
     calendarEventsRouter({ config: { CALENDAR_WEBHOOK_SECRETS: [WEBHOOK_SECRET], CALENDAR_MAX_BODY: 65_536 }, store: options.store, logger: logs.logger }),
@@ -102,7 +99,6 @@ export async function startClockedCalendarBridge(options: {
       await worker.stop(5_000);
       await runtime.close();
       await client.close();
-      await db.close();
     },
   };
 }
