@@ -77,7 +77,8 @@ describeEachEngine('Salesforce Outbound Messages through startBridge', (engine) 
   it('when a newer change of an Event arrives while its older remap is still pending, then only the newest is sent and the older is stored superseded', async () => {
     // Arrange: one worker slot, held by a slow remap of another meeting while the two changes arrive.
     const momentum = await momentumFake();
-    momentum.queue(replies.delayed(3_000));
+    const release = Promise.withResolvers<void>();
+    momentum.queue(replies.held(release.promise));
     const bridge = await startSalesforceBridge(momentum, { engine, env: { WORKER_CONCURRENCY: '1' } });
     cleanups.push(bridge.stop);
     const sameEvent = { Id: '00U8d0000777XyZEAU', Subject: 'Globex QBR', StartDateTime: '2026-04-01T15:00:00.000Z' };
@@ -93,6 +94,8 @@ describeEachEngine('Salesforce Outbound Messages through startBridge', (engine) 
       bridge.url,
       outboundMessage({ notifications: [{ ...eventNotification(3), fields: { ...sameEvent, WhatId: '0068d0000202XyZAAU' } }] }),
     );
+    // Both changes are stored before the slot frees, however slow the machine.
+    release.resolve();
     const received = await momentum.waitFor(2);
     await waitSettled(bridge.databaseUrl);
     // Give a wrongly kept older remap every chance to show up before looking.

@@ -29,7 +29,9 @@ export type FakeReply =
   /** Sends 200 headers and half a body, then stalls: a timeout must cover the body too. */
   | { kind: 'stallBody' }
   /** Answers `then` after `ms`: keeps deliveries in flight (shutdown and crash scenarios). */
-  | { kind: 'delay'; ms: number; then: FakeReply };
+  | { kind: 'delay'; ms: number; then: FakeReply }
+  /** Answers `then` once `until` settles: keeps a delivery in flight for exactly as long as a test needs. */
+  | { kind: 'held'; until: Promise<unknown>; then: FakeReply };
 
 export const replies = {
   accept: (requestId?: string): FakeReply => ({ kind: 'accept', requestId }),
@@ -46,6 +48,7 @@ export const replies = {
   hang: (): FakeReply => ({ kind: 'hang' }),
   stallBody: (): FakeReply => ({ kind: 'stallBody' }),
   delayed: (ms: number, then: FakeReply = { kind: 'accept' }): FakeReply => ({ kind: 'delay', ms, then }),
+  held: (until: Promise<unknown>, then: FakeReply = { kind: 'accept' }): FakeReply => ({ kind: 'held', until, then }),
 };
 
 export interface FakeMomentum {
@@ -143,6 +146,10 @@ export function sendReply(res: ServerResponse, reply: FakeReply, index: number):
   if (reply.kind === 'hang') return;
   if (reply.kind === 'delay') {
     setTimeout(() => sendReply(res, reply.then, index), reply.ms);
+    return;
+  }
+  if (reply.kind === 'held') {
+    void reply.until.finally(() => sendReply(res, reply.then, index));
     return;
   }
   if (reply.kind === 'stallBody') {
