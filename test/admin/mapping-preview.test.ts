@@ -309,7 +309,7 @@ describe('POST /admin/mapping/preview', () => {
     expect(response.body.error.details.issues).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ path: 'payload.id', message: 'expected 1 to 256 characters without spaces' }),
-        expect.objectContaining({ path: 'payload.recordingUrl', message: 'expected a URL' }),
+        expect.objectContaining({ path: 'payload.recordingUrl', message: 'expected an absolute http or https URL' }),
       ]),
     );
   });

@@ -3,7 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 
-import { ENGINES, type Engine } from './real-store.ts';
+import { type Engine, ENGINES } from './real-store.ts';
 
 /*
  * What a bridge left in its database, read the same way on both engines over a connection of the
@@ -52,7 +52,7 @@ export interface JobSummary {
 
 /** Every job, oldest first. */
 export async function storedJobStates(databaseUrl: string): Promise<JobSummary[]> {
-  const rows = await queryRows(databaseUrl, 'SELECT id, kind, state, attempts, state_reason FROM jobs ORDER BY id');
+  const rows = await queryRows(databaseUrl, 'SELECT id, kind, state, attempts, last_error AS state_reason FROM jobs ORDER BY id');
   return rows.map((row) => ({
     id: Number(row.id),
     kind: String(row.kind),

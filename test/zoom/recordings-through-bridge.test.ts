@@ -297,7 +297,8 @@ describe('recording records in Salesforce and signed recording events', () => {
 
   it('when a recording is posted to the signed route, then it is imported with its explicit ids, and once imported it is not imported again', async () => {
     const { momentum, bridge } = await setup();
-    const body = (webhookMeetingId: string) =>
+    // Two states of one recording (the second ends a minute later): the second is not imported.
+    const body = (end: string) =>
       JSON.stringify({
         kind: 'recording',
         version: 1,
@@ -306,16 +307,15 @@ describe('recording records in Salesforce and signed recording events', () => {
         callUrl: 'https://meet.example.net/j/42',
         title: 'Globex follow-up',
         start: '2026-03-03T10:00:00Z',
-        end: '2026-03-03T10:25:00Z',
+        end,
         host: { email: 'ana.rep@example.com', name: 'Ana Rep' },
         attendees: [{ email: 'gail@globex.com', name: 'Gail Buyer' }],
         salesforce: { opportunityId: '0068d0000101XyZ' },
-        note: webhookMeetingId,
       });
 
-    const first = await postCalendarEvent(bridge.url, body('a'), { id: 'msg_rec_1' });
+    const first = await postCalendarEvent(bridge.url, body('2026-03-03T10:25:00Z'), { id: 'msg_rec_1' });
     await momentum.waitFor(1, 15_000);
-    const second = await postCalendarEvent(bridge.url, body('b'), { id: 'msg_rec_2' });
+    const second = await postCalendarEvent(bridge.url, body('2026-03-03T10:26:00Z'), { id: 'msg_rec_2' });
     const store = await bridge.store();
     await waitFor('the second import to end', async () => {
       const jobs = await store.listJobs({ kinds: ['import'], limit: 10 });
