@@ -1,5 +1,6 @@
 import express, { type RequestHandler, Router } from 'express';
 
+import { bodyIssues } from '../src/calendar/body-issues.ts';
 import { calendarRecordKey } from '../src/calendar/calendar-event.ts';
 import { createGenericReceiver } from '../src/calendar/generic-receiver.ts';
 import { webhookHeaders } from '../src/calendar/standard-webhooks.ts';
@@ -31,7 +32,8 @@ const requireJson = requireContentType(['application/json'], 'application/json')
 /**
  * `POST /calendar/events`: one meeting from any calendar, signed with Standard Webhooks (under
  * the `webhook-*` or the `svix-*` header names). 202 once stored; 200 for a webhook-id already
- * stored; 400 (missing or malformed header, bad body), 401, 413 and 415 store nothing.
+ * stored; 400 (missing or malformed header, bad body: each issue named, unknown fields too), 401,
+ * 413 and 415 store nothing.
  */
 export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
   const secrets = deps.config.CALENDAR_WEBHOOK_SECRETS;
@@ -71,11 +73,18 @@ export function calendarEventsRouter(deps: CalendarEventsRouterDeps): Router {
         const { path, message } = outcome.problem;
         throw new AppError('invalid_body', `body: ${path} ${message}`, { status: 400, details: { issues: [{ path, code: 'unstorable_text', message }] } });
       }
-      case 'invalid_body':
-        throw new AppError('invalid_body', 'body does not match the calendar event schema (version 1)', {
-          status: 400,
-          details: { issues: outcome.issues.map((issue) => ({ path: issue.path.join('.'), code: issue.code, message: issue.message })) },
-        });
+      case 'invalid_body': {
+        const issues = bodyIssues(outcome.issues);
+        const first = issues[0];
+        throw new AppError(
+          'invalid_body',
+          `body does not match the calendar event schema (version 1)${first ? `: ${first.path || '(body)'}: ${first.message}` : ''}`,
+          {
+            status: 400,
+            details: { issues },
+          },
+        );
+      }
       case 'duplicate':
         deps.metrics?.inboundMessage('calendar', 'acked');
         deps.metrics?.inboundNotifications('calendar', { acked: 0, duplicate: 1 });

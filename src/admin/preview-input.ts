@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 
+import { bodyIssues } from '../calendar/body-issues.ts';
 import { genericCalendarEventSchema, genericRecordingSchema } from '../calendar/generic-event-schema.ts';
 import { normaliseGenericEvent, normaliseGenericRecording } from '../calendar/normalise.ts';
 import { AppError } from '../core/errors.ts';
@@ -41,7 +42,7 @@ const unstored = (source: string, parsedPayload: unknown): InboundEvent => ({
 
 /** The calendar route's refusal of a body that does not match its schema, with every zod issue, paths from the request body. */
 function invalidPayload(schema: string, error: z.ZodError): AppError {
-  const issues = error.issues.map((issue) => ({ path: ['payload', ...issue.path].join('.'), code: issue.code, message: issue.message }));
+  const issues = bodyIssues(error.issues, ['payload']);
   const first = issues[0];
   return new AppError('invalid_payload', `payload does not match the ${schema} schema (version 1)${first ? `: ${first.path}: ${first.message}` : ''}`, {
     status: 400,

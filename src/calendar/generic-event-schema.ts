@@ -1,17 +1,20 @@
 import { z } from 'zod';
 
+import { httpUrl } from '../core/http-url.ts';
 import { classifySalesforceId, normalizeSalesforceId, type RecordKind } from '../mapping/salesforce-ids.ts';
 import { MAX_ATTENDEES } from './attendee-bound.ts';
 
 /**
  * The body of `POST /calendar/events`, version 1: one meeting from a calendar or tool without a
  * native integration (Outlook through a flow, Calendly, a script), signed with Standard Webhooks.
- * Unknown fields are ignored so senders can add their own; a later version bumps `version`.
+ * Unknown fields are refused at every level (a 400 naming each): a misspelt or misplaced field,
+ * such as a recording's host sent as `organizer`, would otherwise be dropped without a word. A
+ * later version that takes more fields bumps `version`.
  */
 
 const dateTime = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 date-time with Z or an offset' });
 const email = z.email({ error: 'expected an email address' });
-const person = z.object({
+const person = z.strictObject({
   email: email.meta({ description: 'Email address', example: 'hank.buyer@globex.test' }),
   name: z.string().max(256).optional().meta({ description: 'Display name', example: 'Hank Buyer' }),
 });
@@ -30,8 +33,13 @@ function salesforceId(kind: RecordKind) {
     .optional();
 }
 
+const salesforceIds = z.strictObject({ opportunityId: salesforceId('opportunity'), accountId: salesforceId('account'), leadId: salesforceId('lead') });
+/** Links Momentum shows to people: absolute http(s) only (src/core/http-url.ts). */
+const link = httpUrl().max(4096);
+
 export const genericCalendarEventSchema = z
-  .object({
+  .strictObject({
+    kind: z.literal('meeting', { error: 'expected "meeting" or "recording"' }).optional().meta({ description: 'meeting (the default) or recording' }),
     version: z.literal(1, { error: 'expected version 1' }).meta({ description: 'Schema version of this body', example: '1' }),
     id: z
       .string()
@@ -57,10 +65,7 @@ export const genericCalendarEventSchema = z
       .optional()
       .meta({ description: 'Body text; Salesforce links and ids in it are matched' }),
     location: z.string().max(4096).optional(),
-    salesforce: z
-      .object({ opportunityId: salesforceId('opportunity'), accountId: salesforceId('account'), leadId: salesforceId('lead') })
-      .optional()
-      .meta({ description: 'Explicit Salesforce ids; they win over every other matching rule' }),
+    salesforce: salesforceIds.optional().meta({ description: 'Explicit Salesforce ids; they win over every other matching rule' }),
   })
   .refine((event) => Date.parse(event.end) >= Date.parse(event.start), { path: ['end'], message: 'end must not be before start' });
 
@@ -70,24 +75,21 @@ export type GenericCalendarEvent = z.infer<typeof genericCalendarEventSchema>;
  * The body of `POST /calendar/events` for a recorded meeting (`"kind": "recording"`), version 1:
  * a recording from a tool of the team's own, imported into Momentum like a Zoom recording.
  */
-export const genericRecordingSchema = z.object({
+export const genericRecordingSchema = z.strictObject({
   kind: z.literal('recording'),
   version: z.literal(1, { error: 'expected version 1' }),
   id: z
     .string()
     .regex(/^\S{1,256}$/, 'expected 1 to 256 characters without spaces')
     .meta({ description: "The meeting's id in the recording tool; imports of one id coalesce, and one imported is not imported again" }),
-  recordingUrl: z.url({ error: 'expected a URL' }).max(4096).meta({ description: 'Where the recording is' }),
-  callUrl: z.url({ error: 'expected a URL' }).max(4096).optional().meta({ description: 'The call or conference link' }),
+  recordingUrl: link.meta({ description: 'Where the recording is (http or https)' }),
+  callUrl: link.optional().meta({ description: 'The call or conference link (http or https)' }),
   title: z.string().max(1024).optional(),
   start: dateTime.optional(),
   end: dateTime.optional(),
   host: person.optional().meta({ description: 'The host; a company person' }),
   attendees: z.array(person).max(MAX_ATTENDEES).default([]),
-  salesforce: z
-    .object({ opportunityId: salesforceId('opportunity'), accountId: salesforceId('account'), leadId: salesforceId('lead') })
-    .optional()
-    .meta({ description: 'Explicit Salesforce ids; they win over attendee matching' }),
+  salesforce: salesforceIds.optional().meta({ description: 'Explicit Salesforce ids; they win over attendee matching' }),
 });
 
 export type GenericRecording = z.infer<typeof genericRecordingSchema>;

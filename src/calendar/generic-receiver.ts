@@ -70,8 +70,9 @@ export function createGenericReceiver(deps: GenericReceiverDeps) {
     } catch {
       return { kind: 'invalid_json' };
     }
-    // Before the schema: unknown fields are ignored by it but kept in the raw payload, and the
-    // event id (any non-space characters) would carry a NUL into the meeting's coalescing key.
+    // Before the schema, so the 400 names the unstorable text wherever it is: the raw payload is
+    // stored as sent, and the event id (any non-space characters) would carry a NUL into the
+    // meeting's coalescing key.
     const problem = findUnstorable(json);
     if (problem !== undefined) return { kind: 'unstorable', problem };
     // A recording (`kind: recording`) becomes an import; anything else is a meeting change.

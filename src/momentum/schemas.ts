@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { httpUrl } from '../core/http-url.ts';
+
 /**
  * The Momentum API contracts (docs/protocols.md §1). One schema per contract; types come from z.infer.
  * A request that fails its own schema is never sent (dead at once as `invalid_request`).
@@ -103,8 +105,9 @@ export const importMeetingSchema = z.looseObject({
   startTime: dateTime.optional(),
   endTime: dateTime.optional(),
   host: z.looseObject({ name: z.string().optional(), email: email.optional() }).optional(),
-  callUrl: z.url({ error: 'expected a URL' }).optional(),
-  recordingUrl: z.url({ error: 'expected a URL' }).optional(),
+  // Links Momentum shows to people: absolute http(s) only, never `javascript:` or `data:`.
+  callUrl: httpUrl().optional(),
+  recordingUrl: httpUrl().optional(),
   attendees: z.array(importAttendeeSchema).optional(),
   salesforceAccountId: text.optional(),
   salesforceOpportunityId: text.optional(),

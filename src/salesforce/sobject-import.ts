@@ -1,5 +1,7 @@
 import { isInternalEmail, normaliseEmail } from '../calendar/attendees.ts';
 import { describeIssues } from '../core/describe-issues.ts';
+import { quoted } from '../core/excerpt.ts';
+import { isHttpUrl } from '../core/http-url.ts';
 import { type MappingOutcome, skipped } from '../mapping/mapping-outcome.ts';
 import type { SObjectRule } from '../mapping/rules-schema.ts';
 import { normalizeSalesforceId } from '../mapping/salesforce-ids.ts';
@@ -61,6 +63,14 @@ export function mapImportRecord(rule: SObjectRule, type: string, fields: Readonl
   const opportunity = records.opportunityId ?? idIn(fields, rule.opportunityIdField);
   const recordingUrl = text(fields, rule.recordingUrlField);
   const callUrl = text(fields, rule.callUrlField);
+  // Skipped, not sent without the link: an import goes once per meeting, so one sent now would keep
+  // the meeting from being imported with its link once the record is corrected.
+  for (const [field, value] of [
+    [rule.recordingUrlField, recordingUrl],
+    [rule.callUrlField, callUrl],
+  ] as const)
+    if (value !== undefined && !isHttpUrl(value))
+      return skipped(`${field} ${quoted(value)} is not an absolute http or https URL: the recording is not imported`);
 
   const meeting: ImportMeeting = {
     id: meetingId,

@@ -6,6 +6,7 @@ import type { Job, Store } from '../../src/store/types.ts';
 import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { TEST_DATABASE_URL, type TestDatabase, testDatabase } from '../support/real-store.ts';
+import { describeEachEngine, expectSettled, waitSettled } from '../support/stored-state.ts';
 import type { TestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { KEY } from './support/admin-app.ts';
@@ -59,15 +60,21 @@ async function idleBridgeOn(momentum: FakeMomentum, database: TestDatabase): Pro
 
 /**
  * Every dead delivery has exactly one replay, every replay succeeded, and Momentum received each
- * meeting exactly once (the originals were never sent: they were seeded dead).
+ * meeting exactly once (the originals were never sent: they were seeded dead). In the database:
+ * nothing left pending or running, nothing retried, and the dead jobs are exactly the seeded ones.
  */
-async function expectEachReplayedOnce(store: Store, momentum: FakeMomentum, dead: Job[]): Promise<void> {
+async function expectEachReplayedOnce(store: Store, databaseUrl: string, momentum: FakeMomentum, dead: Job[]): Promise<void> {
   const replays = (await store.listJobs({ kinds: ['remap'], order: 'oldest', limit: 10 * dead.length })).filter((job) => job.replayOf !== null);
   expect(replays.map((replay) => replay.replayOf).sort((a, b) => a! - b!)).toEqual(dead.map((job) => job.id));
   await waitFor('every replay to succeed', async () => (await store.countJobs({ kinds: ['remap'], states: ['succeeded'] })) === dead.length, 60_000);
   const sent = momentum.requests.map((call) => (call.body as { source: { id: string } }).source.id).sort();
   const expected = dead.map((job) => (job.payload as { request: { source: { id: string } } }).request.source.id).sort();
   expect(sent).toEqual(expected);
+  await waitSettled(databaseUrl, 60_000);
+  const jobs = await expectSettled(databaseUrl, { deadKinds: ['remap'] });
+  expect(jobs.filter((job) => job.state === 'dead').map((job) => job.id)).toEqual(dead.map((job) => job.id));
+  expect(jobs.filter((job) => job.state === 'succeeded')).toHaveLength(dead.length);
+  expect(jobs).toHaveLength(2 * dead.length);
 }
 
 /** Each single replay was accepted with the delivery's one replay, or refused (409) naming it. */
@@ -87,9 +94,9 @@ async function expectSinglesAgree(store: Store, raced: Job[], singles: request.R
   expect(seen).toEqual(expected);
 }
 
-describe('concurrent replays on one SQLite bridge', () => {
+describeEachEngine('concurrent replays on one bridge', (engine) => {
   const database = () => {
-    const db = testDatabase('sqlite', 'concurrent-replays');
+    const db = testDatabase(engine, 'concurrent-replays');
     cleanups.push(db.drop);
     return db;
   };
@@ -97,20 +104,20 @@ describe('concurrent replays on one SQLite bridge', () => {
   it(`when two bulk replays of the same ${DELIVERIES} dead deliveries are sent at once, then each delivery is replayed and sent exactly once and the replayed counts add up`, async () => {
     const momentum = await momentumStarted();
     const db = database();
-    const dead = await seeded(db, meetings('sqlite-bulk', DELIVERIES));
+    const dead = await seeded(db, meetings(`${engine}-bulk`, DELIVERIES));
     const bridge = await bridgeOn(momentum, db);
 
     const answers = await Promise.all([bulkReplay(bridge), bulkReplay(bridge)]);
 
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
     expect(answers.map((answer) => answer.body.replayed as number).reduce((sum, n) => sum + n, 0)).toBe(DELIVERIES);
-    await expectEachReplayedOnce(await bridge.store(), momentum, dead);
+    await expectEachReplayedOnce(await bridge.store(), db.url, momentum, dead);
   }, 90_000);
 
   it('when single replays race a bulk replay of the same deliveries, then each delivery gets one replay: a single replay either made it or is refused naming it', async () => {
     const momentum = await momentumStarted();
     const db = database();
-    const dead = await seeded(db, meetings('sqlite-race', 120));
+    const dead = await seeded(db, meetings(`${engine}-race`, 120));
     const bridge = await idleBridgeOn(momentum, db);
     const raced = dead.filter((_, index) => index % RACED_EVERY === 0);
 
@@ -119,7 +126,7 @@ describe('concurrent replays on one SQLite bridge', () => {
     await expectSinglesAgree(await bridge.store(), raced, singles);
     expect(bulk!.body.replayed + singles.filter((single) => single.status === 202).length).toBe(dead.length);
     bridge.startWorker();
-    await expectEachReplayedOnce(await bridge.store(), momentum, dead);
+    await expectEachReplayedOnce(await bridge.store(), db.url, momentum, dead);
   }, 90_000);
 });
 
@@ -142,7 +149,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
 
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
       expect(answers.map((answer) => answer.body.replayed as number).reduce((sum, n) => sum + n, 0)).toBe(DELIVERIES);
-      await expectEachReplayedOnce(await first!.store(), momentum, dead);
+      await expectEachReplayedOnce(await first!.store(), db.url, momentum, dead);
     }, 90_000);
 
     it('when single replays sent to one bridge race a bulk replay sent to the other, then each delivery gets one replay: a single replay either made it or is refused naming it', async () => {
@@ -158,7 +165,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       expect(bulk!.body.replayed + singles.filter((single) => single.status === 202).length).toBe(dead.length);
       first!.startWorker();
       second!.startWorker();
-      await expectEachReplayedOnce(await first!.store(), momentum, dead);
+      await expectEachReplayedOnce(await first!.store(), db.url, momentum, dead);
     }, 90_000);
   },
 );

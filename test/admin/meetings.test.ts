@@ -117,4 +117,21 @@ describe('POST /admin/meetings/import', () => {
     expect(badUrl.body.error.details.map((issue: { path: string }) => issue.path)).toContain('meeting.callUrl');
     expect(await harness.store.countJobs({})).toBe(0);
   });
+
+  it.each([
+    ['recordingUrl', 'javascript:alert(document.cookie)'],
+    ['recordingUrl', 'data:text/html,<script>alert(1)</script>'],
+    ['callUrl', 'javascript://meet.example.net/%0aalert(1)'],
+    ['callUrl', 'data:,hello'],
+    ['callUrl', 'mailto:ana@example.com'],
+  ])('when meeting.%s is %j (not http or https), then 400 names the field and nothing is queued', async (field, link) => {
+    harness = await startAdminApp();
+
+    const response = await harness.post('/admin/meetings/import', { meeting: { id: 'ext-1', [field]: link } });
+
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('invalid_body');
+    expect(response.body.error.details).toEqual([expect.objectContaining({ path: `meeting.${field}`, message: 'expected an absolute http or https URL' })]);
+    expect(await harness.store.countJobs({})).toBe(0);
+  });
 });

@@ -94,7 +94,6 @@ describe('normaliseGenericEvent', () => {
       organizer: { email: 'ana.rep@example.com', name: 'Ana' },
       attendees: [{ email: 'hank.buyer@globex.test' }],
       salesforce: { opportunityId: '0065w000023STAm' },
-      extraField: 'ignored',
     });
 
     expect(normaliseGenericEvent(body)).toEqual({

@@ -68,7 +68,9 @@ describe('recording records mapped with action import', () => {
   it.each([
     [{ Call_Id__c: '' }, /Call_Id__c is empty/],
     [{ Call_Id__c: '1', Started_At__c: '2026-03-02' }, /Started_At__c "2026-03-02" is not a date-time/],
-    [{ Call_Id__c: '1', Recording__c: 'not a link' }, /makes an invalid import: meeting.recordingUrl/],
+    [{ Call_Id__c: '1', Recording__c: 'not a link' }, /^Recording__c "not a link" is not an absolute http or https URL/],
+    [{ Call_Id__c: '1', Recording__c: 'javascript:alert(1)' }, /^Recording__c "javascript:alert\(1\)" is not an absolute http or https URL/],
+    [{ Call_Id__c: '1', Recording__c: 'data:text/html,<b>x</b>' }, /^Recording__c "data:text\/html,<b>x<\/b>" is not an absolute http or https URL/],
   ])('when the record is %j, then it is skipped naming the field', (fields, reason) => {
     const outcome = call(fields);
     expect(outcome.kind).toBe('skipped');

@@ -33,7 +33,8 @@ const GONG_RULES = {
   },
 };
 
-const signedRecording = (note: string) =>
+// Two states of one recording differ by their end: the second is not imported again.
+const signedRecording = (end: string) =>
   JSON.stringify({
     kind: 'recording',
     version: 1,
@@ -42,11 +43,10 @@ const signedRecording = (note: string) =>
     callUrl: 'https://meet.example.net/j/42',
     title: 'Globex follow-up',
     start: '2026-03-03T10:00:00Z',
-    end: '2026-03-03T10:25:00Z',
+    end,
     host: { email: 'ana.rep@example.com', name: 'Ana Rep' },
     attendees: [{ email: 'gail@globex.com', name: 'Gail Buyer' }],
     salesforce: { opportunityId: '0068d0000101XyZ' },
-    note,
   });
 
 describeEachEngine('recording records in Salesforce and signed recording events through startBridge', (engine) => {
@@ -107,10 +107,10 @@ describeEachEngine('recording records in Salesforce and signed recording events 
   it('when a recording is posted to the signed route, then it is imported with its explicit ids, and once imported it is not imported again', async () => {
     const { momentum, bridge, databaseUrl } = await startZoomBridge(engine, cleanups);
 
-    const first = await postCalendarEvent(bridge.url, signedRecording('a'), { id: 'msg_rec_1' });
+    const first = await postCalendarEvent(bridge.url, signedRecording('2026-03-03T10:25:00Z'), { id: 'msg_rec_1' });
     await momentum.waitFor(1, 15_000);
     await waitSettled(databaseUrl);
-    const second = await postCalendarEvent(bridge.url, signedRecording('b'), { id: 'msg_rec_2' });
+    const second = await postCalendarEvent(bridge.url, signedRecording('2026-03-03T10:26:00Z'), { id: 'msg_rec_2' });
     await waitSettled(databaseUrl);
 
     expect([first.status, second.status]).toEqual([202, 202]);
