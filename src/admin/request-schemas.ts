@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { MAX_ATTENDEES } from '../calendar/attendee-bound.ts';
 import { hasControlCharacter } from '../http/inbound-text.ts';
 import { importRequestSchema, remapRequestSchema } from '../momentum/schemas.ts';
 import type { EventState, JobState } from '../store/types.ts';
@@ -139,9 +140,37 @@ export const manualRemapBodySchema = remapRequestSchema.superRefine((request, ct
   ]);
 });
 
+/**
+ * The import fields Momentum documents (docs/protocols.md §1). The bridge's own imports pass other
+ * fields through, but an operator's body is checked against these: a misspelt `titel` is a 400
+ * naming it, never a meeting imported without its title.
+ */
+const IMPORT_FIELDS = {
+  body: ['meeting', 'processImportedMeeting'],
+  meeting: ['id', 'title', 'startTime', 'endTime', 'host', 'callUrl', 'recordingUrl', 'attendees', 'salesforceAccountId', 'salesforceOpportunityId'],
+  host: ['name', 'email'],
+  attendee: ['email', 'isInternal', 'name'],
+} as const;
+
+function refuseUnknown(ctx: z.RefinementCtx, value: unknown, known: readonly string[], path: Array<string | number>): void {
+  if (value === null || typeof value !== 'object') return;
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) ctx.addIssue({ code: 'custom', path: [...path, key], message: `unknown field; expected one of ${known.join(', ')}` });
+  }
+}
+
 /** Momentum's import body, its identifying fields bounded like the remap's (the rest is checked by the shared text rule). */
 export const manualImportBodySchema = importRequestSchema.superRefine((request, ctx) => {
   const meeting = request.meeting;
+  refuseUnknown(ctx, request, IMPORT_FIELDS.body, []);
+  refuseUnknown(ctx, meeting, IMPORT_FIELDS.meeting, ['meeting']);
+  refuseUnknown(ctx, meeting.host, IMPORT_FIELDS.host, ['meeting', 'host']);
+  meeting.attendees
+    ?.slice(0, MAX_ATTENDEES)
+    .forEach((attendee, index) => refuseUnknown(ctx, attendee, IMPORT_FIELDS.attendee, ['meeting', 'attendees', index]));
+  if ((meeting.attendees?.length ?? 0) > MAX_ATTENDEES) {
+    ctx.addIssue({ code: 'custom', path: ['meeting', 'attendees'], message: `at most ${MAX_ATTENDEES} attendees` });
+  }
   checkFields(ctx, [
     { path: ['meeting', 'id'], value: meeting.id, max: TEXT_LIMITS.sourceId },
     { path: ['meeting', 'title'], value: meeting.title, max: TEXT_LIMITS.title },

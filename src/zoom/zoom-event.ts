@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import type { RecordingEvent } from '../calendar/recording-event.ts';
+import { httpUrl } from '../core/http-url.ts';
 
 /** The parts of Zoom's events the bridge reads (docs/protocols.md §8); loose, as Zoom adds fields. */
 export const zoomEnvelopeSchema = z.looseObject({ event: z.string().min(1).max(200), event_ts: z.number().optional(), payload: z.unknown() });
@@ -22,7 +23,8 @@ export const recordingCompletedPayloadSchema = z.looseObject({
     topic: z.string().max(1024).optional(),
     start_time: z.string().optional(),
     duration: z.number().optional(),
-    share_url: z.url().max(2048),
+    // Forwarded as the import's recordingUrl: only http(s), as on every route (src/core/http-url.ts).
+    share_url: httpUrl().max(2048),
     recording_files: z.array(recordingFile).max(1000).optional(),
   }),
 });

@@ -60,7 +60,12 @@ export function createZoomReceiver(deps: ZoomReceiverDeps) {
     }
     if (event !== 'recording.completed') return { kind: 'ignored', event };
     const recording = recordingCompletedPayloadSchema.safeParse(payload);
-    if (!recording.success) return { kind: 'invalid', reason: `recording.completed lacks ${recording.error.issues[0]?.path.join('.') || 'its object'}` };
+    if (!recording.success) {
+      const issue = recording.error.issues[0];
+      const at = issue?.path.join('.') || 'its object';
+      // A field that is there but wrong (a javascript: share_url) is named with what is wrong, not called missing.
+      return { kind: 'invalid', reason: issue?.code === 'invalid_format' ? `recording.completed ${at}: ${issue.message}` : `recording.completed lacks ${at}` };
+    }
     const stored = normaliseRecording(recording.data);
     const result = await deps.store.ingest(
       {
