@@ -120,6 +120,11 @@ export interface FakeMicrosoft {
   eventsOf(mailbox: string): GraphEvent[];
   /** Every delta and skip token issued so far for the mailbox answers 410 Gone (`syncStateNotFound`) from now on. */
   invalidateDeltaTokens(mailbox: string): void;
+  /**
+   * The mailbox's delta calls answer 200 with what `answer` returns (given the query and the delta URL), instead
+   * of the calendar's round, whenever it returns a page: a nextLink chain that never ends, a link to another host.
+   */
+  scriptDelta(mailbox: string, answer: ((query: Record<string, string>, deltaUrl: string) => object | undefined) | undefined): void;
   /** The highest number of Graph requests concerning the mailbox that were in flight at once. */
   maxConcurrentRequests(mailbox: string): number;
   /** Every access token issued so far is refused by Graph from now on, as when it expires. */
@@ -177,6 +182,7 @@ export function createFakeMicrosoft(options: FakeMicrosoftOptions): FakeMicrosof
   const validations: ValidationAttempt[] = [];
   const failures: Failure[] = [];
   const concurrency = new Map<Mailbox, { inFlight: number; max: number }>();
+  const deltaScripts = new Map<Mailbox, (query: Record<string, string>, deltaUrl: string) => object | undefined>();
   // The service principal of the app in the tenant: Graph reports it as a subscription's creatorId.
   const servicePrincipalId = randomUUID();
   let loginServer: Server | undefined;
@@ -368,11 +374,10 @@ export function createFakeMicrosoft(options: FakeMicrosoftOptions): FakeMicrosof
           if (!event) return error(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
           return send(200, { '@odata.context': `${graphUrl}/$metadata#users('${mailbox.address}')/events/$entity`, ...event });
         }
-        const answer = store.delta(mailbox, Object.fromEntries(url.searchParams), {
-          pageSize: prefer.maxPageSize,
-          timeZone: prefer.timeZone,
-          selfUrl: `${graphUrl}/users/${segments[0]}/calendarView/delta`,
-        });
+        const selfUrl = `${graphUrl}/users/${segments[0]}/calendarView/delta`;
+        const scripted = deltaScripts.get(mailbox)?.(Object.fromEntries(url.searchParams), selfUrl);
+        if (scripted !== undefined) return send(200, { '@odata.context': `${graphUrl}/$metadata#Collection(event)`, ...scripted });
+        const answer = store.delta(mailbox, Object.fromEntries(url.searchParams), { pageSize: prefer.maxPageSize, timeZone: prefer.timeZone, selfUrl });
         if (answer.status !== 200) {
           const { code, message } = (answer.body as { error: { code: string; message: string } }).error;
           return error(answer.status, code, message);
@@ -550,6 +555,10 @@ export function createFakeMicrosoft(options: FakeMicrosoftOptions): FakeMicrosof
     deleteEvent: (mailbox, eventId) => store.deleteEvent(mailbox, eventId),
     eventsOf: (mailbox) => store.eventsOf(mailbox),
     invalidateDeltaTokens: (mailbox) => store.invalidate(mailbox),
+    scriptDelta(mailbox, answer) {
+      if (answer === undefined) deltaScripts.delete(mailboxOf(mailbox));
+      else deltaScripts.set(mailboxOf(mailbox), answer);
+    },
     maxConcurrentRequests: (mailbox) => concurrency.get(mailboxOf(mailbox))?.max ?? 0,
     expireAccessTokens() {
       for (const token of tokensIssued) token.expiresAt = Math.min(token.expiresAt, Date.now());

@@ -3,7 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 
-import { ENGINES, type Engine } from './real-store.ts';
+import { type Engine, ENGINES } from './real-store.ts';
 
 /*
  * What a bridge left in its database, read the same way on both engines over a connection of the
@@ -52,13 +52,14 @@ export interface JobSummary {
 
 /** Every job, oldest first. */
 export async function storedJobStates(databaseUrl: string): Promise<JobSummary[]> {
-  const rows = await queryRows(databaseUrl, 'SELECT id, kind, state, attempts, state_reason FROM jobs ORDER BY id');
+  // A job's reason (why it is dead, its last retried error) is its last_error: jobs have no state_reason (inbound_events do).
+  const rows = await queryRows(databaseUrl, 'SELECT id, kind, state, attempts, last_error FROM jobs ORDER BY id');
   return rows.map((row) => ({
     id: Number(row.id),
     kind: String(row.kind),
     state: String(row.state),
     attempts: Number(row.attempts),
-    reason: row.state_reason === null || row.state_reason === undefined ? null : String(row.state_reason),
+    reason: row.last_error === null || row.last_error === undefined ? null : String(row.last_error),
   }));
 }
 
