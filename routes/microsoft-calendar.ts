@@ -13,7 +13,7 @@ import type { JobQueue } from '../src/store/types.ts';
 
 export interface MicrosoftCalendarRouterDeps {
   /** Undefined when Microsoft 365 is not configured: the routes answer 503. */
-  subscriptions: Pick<SubscriptionStore, 'getSubscription'> | undefined;
+  subscriptions: Pick<SubscriptionStore, 'getSubscriptions'> | undefined;
   store: Pick<JobQueue, 'enqueue'>;
   logger: Logger;
   /** CALENDAR_MAX_BODY: the largest notification batch read. */
@@ -98,12 +98,19 @@ function respond(outcome: GraphReceiveOutcome, kind: string, res: Response, deps
       deps.logger.warn(`microsoft ${kind} refused`, { refused: outcome.refused });
       throw new AppError('notifications_refused', `no item was accepted: ${reasons.join(', ')}`, { status: 403 });
     }
-    case 'accepted':
+    case 'accepted': {
       countRefused(outcome.refused, deps);
+      const ignored = outcome.ignored.unknown_lifecycle_event;
       deps.metrics?.inboundMessage('microsoft', 'acked');
-      deps.metrics?.inboundNotifications('microsoft', { acked: outcome.items - refusedCount(outcome.refused), duplicate: 0 });
-      deps.logger.info(`microsoft ${kind} accepted`, { items: outcome.items, jobs: outcome.jobs, refused: outcome.refused });
+      deps.metrics?.inboundNotifications('microsoft', { acked: outcome.items - refusedCount(outcome.refused) - ignored, duplicate: 0 });
+      if (ignored > 0) {
+        // Acknowledged and counted, nothing else (docs/protocols.md §7): a lifecycle event newer than the bridge.
+        deps.metrics?.inboundNotificationsIgnored?.('microsoft', 'unknown_lifecycle_event', ignored);
+        deps.logger.warn(`microsoft ${kind}: unknown lifecycle event ignored`, { items: ignored, events: outcome.ignored.events });
+      }
+      deps.logger.info(`microsoft ${kind} accepted`, { items: outcome.items, jobs: outcome.jobs, refused: outcome.refused, ignored });
       res.status(202).end();
+    }
   }
 }
 

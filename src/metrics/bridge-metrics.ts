@@ -14,6 +14,8 @@ export interface InboundMetrics {
   inboundNotifications(source: string, counts: { acked: number; duplicate: number }): void;
   /** Items of a message dropped one by one (a wrong clientState, an unknown subscription), by reason. */
   inboundNotificationsRefused?(source: string, reason: string, count: number): void;
+  /** Authenticated items acknowledged but acted on in no way (a Graph lifecycle event the bridge does not know), by reason. */
+  inboundNotificationsIgnored?(source: string, reason: string, count: number): void;
 }
 
 export interface CalendarWatchMetrics {

@@ -44,7 +44,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
   });
   const inboundNotifications = new Counter({
     name: 'bridge_inbound_notifications_total',
-    help: 'Notifications (events) in acked inbound messages, by source and outcome (acked: newly stored, duplicate: already stored)',
+    help: 'Notifications (events) in inbound messages, by source and outcome (acked: newly stored, duplicate: already stored, refused, ignored: acked but not acted on); reason says why',
     labelNames: ['source', 'outcome', 'reason'],
     registers,
   });
@@ -117,6 +117,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
       if (counts.duplicate > 0) inboundNotifications.inc({ source, outcome: 'duplicate' }, counts.duplicate);
     },
     inboundNotificationsRefused: (source, reason, count) => inboundNotifications.inc({ source, outcome: 'refused', reason }, count),
+    inboundNotificationsIgnored: (source, reason, count) => inboundNotifications.inc({ source, outcome: 'ignored', reason }, count),
     calendarUpkeep: (source, what) => calendarUpkeep.inc({ source, what }),
     calendarSync: (source, outcome) => calendarSyncs.inc({ source, outcome }),
     calendarLifecycle: (source, event) => calendarLifecycle.inc({ source, event }),

@@ -1,3 +1,4 @@
+import { storableText } from '../core/storable.ts';
 import { parseRetryAfter } from '../jobs/retry-policy.ts';
 
 /**
@@ -5,9 +6,10 @@ import { parseRetryAfter } from '../jobs/retry-policy.ts';
  * - `sync_state_gone`: 410 Gone (or `syncStateNotFound`/`resyncRequired`) on a delta link — drop it, full sync;
  * - `retryable`: network, timeout, 429, 5xx (honouring `Retry-After`);
  * - `not_found`: 404 (a subscription already gone, a mailbox that does not exist);
+ * - `link_refused`: a link Graph handed back names a host other than MICROSOFT_GRAPH_API_URL's, so it is not followed;
  * - `final`: every other answer (400, 401/403 after auth): retrying cannot help.
  */
-export type GraphErrorKind = 'sync_state_gone' | 'retryable' | 'not_found' | 'final';
+export type GraphErrorKind = 'sync_state_gone' | 'retryable' | 'not_found' | 'link_refused' | 'final';
 
 export class GraphApiError extends Error {
   readonly kind: GraphErrorKind;
@@ -15,7 +17,8 @@ export class GraphApiError extends Error {
   readonly retryAfterMs: number | undefined;
 
   constructor(kind: GraphErrorKind, message: string, options: { status?: number; retryAfterMs?: number; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
+    // The message is stored (the job's last error, the mailbox's): Graph's text made storable on both engines.
+    super(storableText(message), { cause: options.cause });
     this.name = 'GraphApiError';
     this.kind = kind;
     this.status = options.status;

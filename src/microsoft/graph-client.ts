@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
 
+import { storableText, storableValue } from '../core/storable.ts';
 import { classifyGraphResponse, GraphApiError } from './graph-api-error.ts';
 import { type DeltaPage, deltaPageSchema } from './graph-event.ts';
 import { perKeyLimit } from './per-key-limit.ts';
@@ -12,6 +13,8 @@ export interface GraphClient {
   deleteSubscription(userId: string, id: string, signal?: AbortSignal): Promise<void>;
   /** One page of calendarView/delta: the first of a window, or the page a next/delta link names. */
   delta(userId: string, from: { window: { start: string; end: string } } | { link: string }, signal?: AbortSignal): Promise<DeltaPage>;
+  /** Whether the client would follow this link: a URL on MICROSOFT_GRAPH_API_URL's origin. */
+  followsLink(link: string): boolean;
   close(): Promise<void>;
 }
 
@@ -63,7 +66,7 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
   ) {
     // Links Graph hands back are followed only on Graph's own host: the bridge calls no other.
     if (url.origin !== base.origin)
-      throw new GraphApiError('final', `${what}: refusing to follow a link to ${url.origin}, which is not MICROSOFT_GRAPH_API_URL`);
+      throw new GraphApiError('link_refused', `${what}: refusing to follow a link to ${url.origin}, which is not MICROSOFT_GRAPH_API_URL`);
     let token: string;
     try {
       token = await options.accessToken();
@@ -125,7 +128,7 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       );
       const id = (parseJson(text, 'create subscription') as { id?: unknown } | null)?.id;
       if (typeof id !== 'string' || id === '') throw new GraphApiError('final', 'create subscription: answer lacks id');
-      return { id, expiration: expirationOf(text, 'create subscription') };
+      return { id: storableText(id), expiration: expirationOf(text, 'create subscription') };
     },
     async renewSubscription(userId, id, expiration, signal) {
       const text = await call(
@@ -161,7 +164,11 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       const text = await call(userId, 'GET', url, 'calendarView delta', undefined, signal, prefer);
       const parsed = deltaPageSchema.safeParse(parseJson(text, 'calendarView delta'));
       if (!parsed.success) throw new GraphApiError('retryable', 'calendarView delta: unexpected answer shape');
-      return parsed.data;
+      // Events and links are stored as Graph sent them, made storable on both engines (U+0000 in a subject…).
+      return storableValue(parsed.data);
+    },
+    followsLink(link) {
+      return URL.canParse(link) && new URL(link).origin === base.origin;
     },
     close: () => agent.close(),
   };

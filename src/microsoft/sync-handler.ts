@@ -1,9 +1,11 @@
 import { calendarRecordKey } from '../calendar/calendar-event.ts';
 import { syncFailure } from '../calendar/sync-failure.ts';
+import { storableText } from '../core/storable.ts';
 import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
 import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { SubscriptionStore } from '../store/subscription-store.ts';
 import type { InboundEvent, Inbox, NewJob } from '../store/types.ts';
+import { type DeltaStart, MAX_DELTA_PAGES, MAX_SYNC_MS, walkDelta } from './delta-walk.ts';
 import { GraphApiError } from './graph-api-error.ts';
 import type { GraphClient } from './graph-client.ts';
 import { mailboxSyncKind } from './jobs.ts';
@@ -17,12 +19,12 @@ const DAY_MS = 86_400_000;
  * come into view within a day. What the full sync reads again is de-duplicated, never re-sent.
  */
 export const WINDOW_ROLL_MS = DAY_MS;
-// A delta link rejected again straight after a full sync is Graph's problem, not a loop of ours.
+// A link dropped again straight after a full sync is Graph's problem, not a loop of ours.
 const MAX_FULL_SYNC_RESTARTS = 1;
 
 export interface MailboxSyncDeps {
   subscriptions: SubscriptionStore;
-  client: GraphClient;
+  client: Pick<GraphClient, 'delta' | 'followsLink'>;
   store: Pick<Inbox, 'ingest'>;
   internalDomains: readonly string[];
   fullSyncDaysBack: number;
@@ -43,12 +45,18 @@ interface SyncTally {
   windowRolled: boolean;
 }
 
+/** Why a stored link gives way to a full sync: Graph no longer knows its state, or it names another host. */
+const dropsLink = (error: unknown): error is GraphApiError =>
+  error instanceof GraphApiError && (error.kind === 'sync_state_gone' || error.kind === 'link_refused');
+
 /**
  * `microsoft-sync` jobs (docs/protocols.md §7): calendarView/delta from the stored delta link (or
- * the full-sync window) through every `@odata.nextLink` to the `@odata.deltaLink`; each changed
- * event stored once (dedupe `microsoft:<id>:<lastModifiedDateTime>`) with its mapping job. The new
- * delta link is stored only after the last page, so a failure part-way repeats the whole range
- * (the dedupe absorbs what was already stored). 410 Gone drops the link and runs a full sync.
+ * the full-sync window) through every `@odata.nextLink` to the `@odata.deltaLink`, within the
+ * bounds of one sync (delta-walk.ts); each changed event stored once (dedupe
+ * `microsoft:<id>:<lastModifiedDateTime>`) with its mapping job. The new delta link is stored only
+ * after the last page, so a failure part-way repeats the whole range (the dedupe absorbs what was
+ * already stored). A stored link Graph answers 410 Gone, or one naming a host other than Graph's,
+ * is dropped and a full sync runs. Every failure that ends a run is the mailbox's last error.
  */
 export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
   const jobsFor = deps.jobsFor ?? mapEventJobsFor(calendarRecordKey);
@@ -67,22 +75,42 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
     tally.duplicates += stored.duplicates.length;
   }
 
-  async function runSync(userId: string, deltaLink: string | null, context: JobContext, tally: SyncTally): Promise<string | undefined> {
-    const now = context.now();
-    tally.mode = deltaLink !== null ? 'incremental' : 'full';
-    let from: Parameters<GraphClient['delta']>[1] =
-      deltaLink !== null
-        ? { link: deltaLink }
-        : {
-            window: { start: new Date(now - deps.fullSyncDaysBack * DAY_MS).toISOString(), end: new Date(now + deps.fullSyncDaysAhead * DAY_MS).toISOString() },
-          };
-    for (;;) {
-      const page = await deps.client.delta(userId, from, context.signal);
-      tally.pages += 1;
-      await storePage(userId, page.value, tally);
-      const next = page['@odata.nextLink'];
-      if (next !== undefined) from = { link: next };
-      else return page['@odata.deltaLink']; // only the last page carries it
+  /** One sync, from the stored link or a full one; a link Graph will not take gives way to a full sync once. */
+  async function sync(userId: string, storedLink: string | null, context: JobContext, tally: SyncTally, startedAt: number): Promise<void> {
+    let link = storedLink;
+    for (let restarts = 0; ; restarts += 1) {
+      const windowStartedAt = context.now();
+      tally.mode = link !== null ? 'incremental' : 'full';
+      const from: DeltaStart =
+        link !== null
+          ? { link }
+          : {
+              window: {
+                start: new Date(windowStartedAt - deps.fullSyncDaysBack * DAY_MS).toISOString(),
+                end: new Date(windowStartedAt + deps.fullSyncDaysAhead * DAY_MS).toISOString(),
+              },
+            };
+      try {
+        const limits = { maxPages: MAX_DELTA_PAGES, maxMs: MAX_SYNC_MS, startedAt };
+        const next = await walkDelta(deps.client, userId, from, context, limits, tally, (items) => storePage(userId, items, tally));
+        if (next === undefined) return;
+        // Stored, it would be refused at the next sync: the round fails here instead, naming the host.
+        if (!deps.client.followsLink(next))
+          throw new GraphApiError('link_refused', `calendarView delta: the deltaLink names ${hostOf(next)}, which is not MICROSOFT_GRAPH_API_URL`);
+        await deps.subscriptions.setDeltaLink(userId, next, context.now(), link === null ? windowStartedAt : undefined);
+        return;
+      } catch (error) {
+        if (!(dropsLink(error) && link !== null && restarts < MAX_FULL_SYNC_RESTARTS)) throw error;
+        context.logger.warn(
+          error.kind === 'link_refused'
+            ? 'stored delta link refused (not MICROSOFT_GRAPH_API_URL): dropped, running a full sync'
+            : 'delta link rejected (410 Gone): dropped, running a full sync',
+          { userId, error: error.message },
+        );
+        await deps.subscriptions.setDeltaLink(userId, null, context.now());
+        tally.linkDropped = true;
+        link = null;
+      }
     }
   }
 
@@ -95,32 +123,39 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
     // A link made before windows were recorded, or whose window is a day old, makes way for a full sync.
     const stale = mailbox.deltaLink !== null && (mailbox.windowStartedAt ?? 0) + WINDOW_ROLL_MS <= startedAt;
     tally.windowRolled = stale;
-    let link = stale ? null : mailbox.deltaLink;
-    for (let restarts = 0; ; restarts += 1) {
-      try {
-        const windowStartedAt = context.now();
-        const next = await runSync(userId, link, context, tally);
-        if (next !== undefined) await deps.subscriptions.setDeltaLink(userId, next, context.now(), link === null ? windowStartedAt : undefined);
-        await deps.subscriptions.recordMailboxOutcome(userId, { syncedAt: context.now() }, context.now());
-        context.logger.info('microsoft mailbox synced', { userId, ...tally });
-        deps.onSync?.(tally.linkDropped ? 'full_resync' : 'succeeded');
-        return { kind: 'succeeded', result: { userId, ...tally } };
-      } catch (error) {
-        if (error instanceof GraphApiError && error.kind === 'sync_state_gone' && link !== null && restarts < MAX_FULL_SYNC_RESTARTS) {
-          context.logger.warn('delta link rejected (410 Gone), running a full sync', { userId });
-          await deps.subscriptions.setDeltaLink(userId, null, context.now());
-          tally.linkDropped = true;
-          link = null;
-          continue;
-        }
-        if (!(error instanceof GraphApiError)) throw error; // a bug: the worker logs and retries it
-        await deps.subscriptions.recordMailboxOutcome(userId, { error: error.message }, context.now());
-        deps.onSync?.('failed');
-        return failure(error, startedAt, context.now());
-      }
+    try {
+      await sync(userId, stale ? null : mailbox.deltaLink, context, tally, startedAt);
+      await deps.subscriptions.recordMailboxOutcome(userId, { syncedAt: context.now() }, context.now());
+    } catch (error) {
+      deps.onSync?.('failed');
+      const message = storableText(error instanceof Error ? error.message : String(error));
+      // A run the worker stopped (shutdown, a lost lease) runs again; it did not fail.
+      if (!context.signal.aborted) await recordError(userId, message, context);
+      context.logger.warn('microsoft mailbox sync failed', { userId, error: message, ...tally });
+      if (error instanceof GraphApiError) return failure(error, startedAt, context.now());
+      // Not Graph's (the store, a bug): retried on the worker's schedule, dead after its last step.
+      return {
+        kind: 'retryable',
+        error: message,
+        attempt: { startedAt, durationMs: context.now() - startedAt, errorClass: 'exception', responseExcerpt: message.slice(0, 4096) },
+      };
     }
+    context.logger.info('microsoft mailbox synced', { userId, ...tally });
+    deps.onSync?.(tally.linkDropped ? 'full_resync' : 'succeeded');
+    return { kind: 'succeeded', result: { userId, ...tally } };
   });
+
+  /** The failure is the mailbox's last error (GET /admin/calendars), unless the store itself cannot take it. */
+  async function recordError(userId: string, message: string, context: JobContext): Promise<void> {
+    try {
+      await deps.subscriptions.recordMailboxOutcome(userId, { error: message.slice(0, 1000) }, context.now());
+    } catch (error) {
+      context.logger.error('microsoft sync failure not recorded on the mailbox', { userId, error: (error as Error).message });
+    }
+  }
 }
+
+const hostOf = (link: string): string => (URL.canParse(link) ? new URL(link).origin : 'no URL');
 
 function failure(error: GraphApiError, startedAt: number, now: number): HandlerResult {
   // Graph says when to come back after a 429 or 503 (docs/protocols.md §7).

@@ -64,20 +64,21 @@ export function createSqlSubscriptionStore(runner: SqlRunner): SubscriptionStore
       return (await q(`SELECT * FROM microsoft_mailboxes ORDER BY user_id`)).map(toMailbox);
     },
     async setDeltaLink(userId, deltaLink, now, windowStartedAt) {
+      // Parameters are cast (src/store/sql.ts): uncast, PostgreSQL refuses this statement, "could not
+      // determine data type of parameter $2" (the one read in `IS NULL`), so no delta link was ever stored.
       await q(
-        `UPDATE microsoft_mailboxes SET delta_link = $2, updated_at = $3,
-           window_started_at = CASE WHEN $2 IS NULL THEN NULL ELSE COALESCE($4, window_started_at) END
+        `UPDATE microsoft_mailboxes SET delta_link = CAST($2 AS TEXT), updated_at = CAST($3 AS BIGINT),
+           window_started_at = CASE WHEN CAST($2 AS TEXT) IS NULL THEN NULL ELSE COALESCE(CAST($4 AS BIGINT), window_started_at) END
          WHERE user_id = $1`,
         [userId, deltaLink, now, windowStartedAt ?? null],
       );
     },
     async recordMailboxOutcome(userId, outcome, now) {
-      await q(`UPDATE microsoft_mailboxes SET last_sync_at = COALESCE($2, last_sync_at), last_error = $3, updated_at = $4 WHERE user_id = $1`, [
-        userId,
-        outcome.syncedAt ?? null,
-        outcome.error ?? null,
-        now,
-      ]);
+      await q(
+        `UPDATE microsoft_mailboxes SET last_sync_at = COALESCE(CAST($2 AS BIGINT), last_sync_at), last_error = CAST($3 AS TEXT), updated_at = CAST($4 AS BIGINT)
+         WHERE user_id = $1`,
+        [userId, outcome.syncedAt ?? null, outcome.error ?? null, now],
+      );
     },
 
     async saveSubscription(subscription) {
@@ -98,6 +99,16 @@ export function createSqlSubscriptionStore(runner: SqlRunner): SubscriptionStore
     async getSubscription(id) {
       const rows = await q(`SELECT * FROM graph_subscriptions WHERE id = $1`, [id]);
       return rows[0] === undefined ? undefined : toSubscription(rows[0]);
+    },
+    async getSubscriptions(ids) {
+      const wanted = [...new Set(ids)];
+      if (wanted.length === 0) return [];
+      // One statement for a whole batch, the ids as one parameter: an array for PostgreSQL, JSON for SQLite.
+      const rows =
+        runner.dialect === 'postgres'
+          ? await q(`SELECT * FROM graph_subscriptions WHERE id = ANY(CAST($1 AS TEXT[])) ORDER BY id`, [wanted])
+          : await q(`SELECT * FROM graph_subscriptions WHERE id IN (SELECT value FROM json_each($1)) ORDER BY id`, [JSON.stringify(wanted)]);
+      return rows.map(toSubscription);
     },
     async activeSubscriptions() {
       return (await q(`SELECT * FROM graph_subscriptions WHERE removed_at IS NULL ORDER BY created_at, id`)).map(toSubscription);

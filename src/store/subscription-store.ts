@@ -52,6 +52,8 @@ export interface SubscriptionStore {
 
   saveSubscription(subscription: GraphSubscription): Promise<void>;
   getSubscription(id: string): Promise<GraphSubscription | undefined>;
+  /** The subscriptions of these ids that are stored (removed ones too), in one query whatever their number. */
+  getSubscriptions(ids: readonly string[]): Promise<GraphSubscription[]>;
   /** Subscriptions not removed, oldest first. */
   activeSubscriptions(): Promise<GraphSubscription[]>;
   /** A renewal: the new expiration, and `renewedAt`. */

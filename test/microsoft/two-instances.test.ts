@@ -10,6 +10,7 @@ import { openStore } from '../../src/store/open-store.ts';
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';
+import { expectSettled, queryRows, waitSettled } from '../support/stored-state.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { ANA, customerMeeting, fakeMicrosoft, freePort, microsoftBridgeEnv, validationReceiver } from './support/ms-bridge.ts';
 
@@ -68,6 +69,13 @@ describe.skipIf(!DATABASE_URL)(
       await momentum.waitFor(1, 15_000);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(momentum.requests).toHaveLength(1);
+      // What both left stored: settled jobs, one delta link with its window, the last sync and no error.
+      const url = settings(microsoft, ports[0]!, schema, momentum.url).DATABASE_URL;
+      await waitSettled(url);
+      await expectSettled(url);
+      expect(await queryRows(url, `SELECT delta_link, window_started_at, last_sync_at, last_error FROM microsoft_mailboxes`)).toEqual([
+        { delta_link: expect.stringContaining('$deltatoken='), window_started_at: expect.any(Number), last_sync_at: expect.any(Number), last_error: null },
+      ]);
     });
 
     it('when a renewal falls due and two instances run their upkeep round together, then Graph gets exactly one renewal', async () => {

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-
-import { type RunningBridge, startBridge } from '../../../src/bridge.ts';
-import { parseConfig } from '../../../src/core/config.ts';
 import { type FakeMicrosoft, type GraphEventInput, startFakeMicrosoft } from '../../fakes/fake-microsoft.ts';
 import { trustTestCertificate } from '../../fakes/trust-test-ca.ts';
 import { freeLoopbackPort, listenOnLoopback } from '../../support/listen-on-loopback.ts';
-import { captureLogs } from '../../support/log-capture.ts';
+import { type Engine, type TestDatabase, testDatabase } from '../../support/real-store.ts';
+import { queryRows, type Row } from '../../support/stored-state.ts';
+import { startTestBridge, type TestBridge } from '../../support/test-bridge.ts';
 
 export const TENANT = '8d3c2b1a-1111-2222-3333-444455556666';
 export const CLIENT_ID = '0f1e2d3c-aaaa-bbbb-cccc-ddddeeeeffff';
@@ -44,48 +39,49 @@ export const microsoftBridgeEnv = (microsoft: { loginUrl: string; graphUrl: stri
 });
 
 export interface MicrosoftBridge {
-  bridge: RunningBridge;
-  dir: string;
+  bridge: TestBridge;
   port: number;
-  logs: ReturnType<typeof captureLogs>;
-  /** Rows of the bridge's SQLite file (read-only, a second connection). */
-  rows(sql: string): Array<Record<string, unknown>>;
+  /** The bridge's database; a restart passes it again. */
+  database: TestDatabase;
+  /** Rows of the bridge's database, either engine, over a connection of the test's own. */
+  rows(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Stops the bridge, then drops the database if this start made it. */
+  close(): Promise<void>;
 }
 
-/** The real startBridge, watching ANA's mailbox at the fake Graph; `port`/`dir` given again make a restart. */
-export async function startMicrosoftBridge(
-  microsoft: FakeMicrosoft,
-  momentumUrl: string,
-  options: { env?: Record<string, string>; dir?: string; port?: number } = {},
-): Promise<MicrosoftBridge> {
-  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'bridge-microsoft-'));
+export interface MicrosoftBridgeOptions {
+  /** The engine of the database made when none is given (default SQLite). */
+  engine?: Engine;
+  /** A database of an earlier start (a restart): kept when this bridge closes. */
+  database?: TestDatabase;
+  env?: Record<string, string>;
+  port?: number;
+}
+
+/** The real startBridge (startTestBridge), watching ANA's mailbox at the fake Graph; `port`/`database` given again make a restart. */
+export async function startMicrosoftBridge(microsoft: FakeMicrosoft, momentumUrl: string, options: MicrosoftBridgeOptions = {}): Promise<MicrosoftBridge> {
+  const own = options.database === undefined ? testDatabase(options.engine ?? 'sqlite', 'ms') : undefined;
+  const database = options.database ?? own!;
   const port = options.port ?? (await freePort());
-  const file = path.join(dir, 'bridge.db');
-  const config = parseConfig({
-    ...microsoftBridgeEnv(microsoft, port, momentumUrl),
-    DATABASE_URL: `sqlite:${file}`,
-    RETRY_SCHEDULE: '100ms,200ms,400ms',
-    ...options.env,
+  const bridge = await startTestBridge({
+    database,
+    env: { ...microsoftBridgeEnv(microsoft, port, momentumUrl), RETRY_SCHEDULE: '100ms,200ms,400ms', ...options.env },
+    logLevel: 'info',
+  }).catch(async (error: unknown) => {
+    await own?.drop();
+    throw error;
   });
-  const logs = captureLogs({ level: 'info' });
-  const bridge = await startBridge(config, logs.logger);
   return {
     bridge,
-    dir,
     port,
-    logs,
-    rows(sql) {
-      const db = new DatabaseSync(file, { readOnly: true });
-      try {
-        return db.prepare(sql).all() as Array<Record<string, unknown>>;
-      } finally {
-        db.close();
-      }
+    database,
+    rows: (sql, params = []) => queryRows(database.url, sql, params),
+    async close() {
+      await bridge.stop();
+      await own?.drop();
     },
   };
 }
-
-export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
 
 /** An Outlook meeting with a customer, its body linking the opportunity. */
 export const customerMeeting = (fields: GraphEventInput = {}): GraphEventInput => ({
