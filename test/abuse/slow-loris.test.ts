@@ -7,6 +7,11 @@ import { parseConfig } from '../../src/core/config.ts';
 import { type BridgeHarness, startBridgeHarness } from '../metrics/support/metrics-bridge.ts';
 import { storedCounts } from '../support/stored-rows.ts';
 
+/*
+ * Slow clients against the bridge's HTTP server: the server's timeouts cut them before anything is
+ * read or stored. Engine-blind (nothing reaches the store), so one engine is enough.
+ */
+
 let harness: BridgeHarness | undefined;
 const sockets: Socket[] = [];
 const timers: NodeJS.Timeout[] = [];
