@@ -3,7 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 
-import { ENGINES, type Engine } from './real-store.ts';
+import { type Engine, ENGINES } from './real-store.ts';
 
 /*
  * What a bridge left in its database, read the same way on both engines over a connection of the

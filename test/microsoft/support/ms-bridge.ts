@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { type RunningBridge, startBridge } from '../../../src/bridge.ts';
-import { parseConfig } from '../../../src/core/config.ts';
+import { parseConfig } from '../../../src/settings.ts';
 import { type FakeMicrosoft, type GraphEventInput, startFakeMicrosoft } from '../../fakes/fake-microsoft.ts';
 import { trustTestCertificate } from '../../fakes/trust-test-ca.ts';
 import { freeLoopbackPort, listenOnLoopback } from '../../support/listen-on-loopback.ts';
