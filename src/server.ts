@@ -21,7 +21,11 @@ try {
   config = loadConfig();
 } catch (error) {
   if (error instanceof ConfigError) {
-    process.stderr.write(`crm-sync-bridge: cannot start, invalid configuration:\n${error.problems.map((line) => `  ${line}\n`).join('')}`);
+    // A misspelt name may be why a setting is missing: say so beside the problems.
+    const hints = unknownSettings(process.env, settingNames()).map(
+      ({ name, nearest }) => `crm-sync-bridge: unknown setting ${name} ignored (did you mean ${nearest}?)\n`,
+    );
+    process.stderr.write(`crm-sync-bridge: cannot start, invalid configuration:\n${error.problems.map((line) => `  ${line}\n`).join('')}${hints.join('')}`);
     process.exit(1);
   }
   throw error;

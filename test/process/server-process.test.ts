@@ -94,6 +94,20 @@ describe('node src/server.ts', () => {
     expect(bridge.stderr()).toMatch(/MOMENTUM_API_KEY: required when NODE_ENV=production/);
   });
 
+  it('when a required setting is missing because its name is misspelt, then the refusal says which name was meant', async () => {
+    // Arrange
+    const bridge = launchBridge({ env: { NODE_ENV: 'production', MOMENTUM_APIKEY: 'mk_live_should_not_show' } });
+
+    // Act
+    const exit = await bridge.exited;
+
+    // Assert
+    expect(exit.code).toBe(1);
+    expect(bridge.stderr()).toMatch(/MOMENTUM_API_KEY: required when NODE_ENV=production/);
+    expect(bridge.stderr()).toContain('crm-sync-bridge: unknown setting MOMENTUM_APIKEY ignored (did you mean MOMENTUM_API_KEY?)');
+    expect(bridge.stderr()).not.toContain('mk_live_should_not_show');
+  });
+
   it('when a .env file is in the working directory, then it is read, and the real environment wins over it', async () => {
     // Arrange
     const cwd = mkdtempSync(path.join(tmpdir(), 'bridge-env-'));
