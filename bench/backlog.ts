@@ -1,6 +1,6 @@
 import { type DeepQueueResult, runDeepQueue, SHALLOW_DEPTH } from './lib/deep-queue.ts';
 import { PRODUCTION_NODE_FLAGS } from './lib/production-node-flags.ts';
-import { type BenchResult, machine, renderMarkdown, type TargetRow, targetRow, writeResult } from './lib/report.ts';
+import { type BenchResult, measure, reportResult, tableOf, type TargetRow, targetRow } from './lib/report.ts';
 
 /**
  * bench:backlog: memory and claim latency with 1 000 000 pending remap jobs (SQLite), each beside
@@ -42,63 +42,45 @@ function targets(deep: DeepQueueResult): TargetRow[] {
   ];
 }
 
-export async function runBacklogBench(): Promise<BenchResult> {
-  const startedAt = new Date();
-  const machineInfo = machine();
-  console.log(`backlog: ${DEEP_JOBS.toLocaleString('en-US')} jobs…`);
-  const deep = await runDeepQueue(DEEP_JOBS);
-  return {
-    name: 'backlog',
-    title: 'Backlog: 1,000,000 pending remap jobs (npm run bench:backlog)',
-    startedAt: startedAt.toISOString(),
-    durationMs: Date.now() - startedAt.getTime(),
-    machine: machineInfo,
-    settings: { deepJobs: DEEP_JOBS, batch: deep.batch },
-    targets: targets(deep),
-    tables: [
-      {
-        title: `Claim latency and memory (SQLite) at depth ${SHALLOW_DEPTH.toLocaleString('en-US')} vs full depth`,
-        columns: [
-          'Depth',
-          'Claim p50 ms',
-          'Claim p90 ms',
-          'Claim p99 ms',
-          'Worker claim+finish jobs/s',
-          'Peak RSS claiming MB',
-          'Peak RSS filling MB',
-          'Live heap after GC MB',
-          'Fill jobs/s',
-          'DB file MB',
-        ],
-        rows: [[deep.claimShallow, deep.fillShallow] as const, [deep.claimDeep, deep.fillDeep] as const].map(([claimed, filled]) => [
-          claimed.depth,
-          claimed.latency.p50,
-          claimed.latency.p90,
-          claimed.latency.p99,
-          claimed.workerJobsPerSecond,
-          claimed.peakRssMb,
-          filled.peakRssMb,
-          filled.liveHeapAfterGcMb,
-          filled.perSecond,
-          filled.databaseMb,
-        ]),
-      },
-      {
-        title: 'RSS while filling, by queue depth',
-        columns: ['Depth', 'RSS MB', 'of which V8 heap MB'],
-        rows: deep.fillDeep.rssByDepth.map((point) => [point.depth, point.rssMb, point.heapMb]),
-      },
-    ],
-    notes: [
-      `Jobs are remaps as the bridge makes them (coalesced per meeting, rate key momentum, live priority), one distinct meeting each, in a SQLite file, enqueued in batches of ${deep.batch.toLocaleString('en-US')} (one transaction each).`,
-      `Every process runs node with the deployment's heap flags (${PRODUCTION_NODE_FLAGS.join(' ')}, as deploy/Dockerfile starts the bridge for its 512Mi limit); with V8's defaults on a large host the heap limit is 4 GB and the young generation alone grows past 100 MB during a fast enqueue.`,
-      `Each phase (fill, claim) runs in its own process, so each peak RSS is the kernel's high-water mark for that phase; "claiming" is a fresh process on the filled file (a bridge restarted with a backlog): ${CLAIM_NOTE}.`,
-    ],
-  };
-}
+export const runBacklogBench = (): Promise<BenchResult> =>
+  measure('backlog', 'Backlog: 1,000,000 pending remap jobs (npm run bench:backlog)', async () => {
+    console.log(`backlog: ${DEEP_JOBS.toLocaleString('en-US')} jobs…`);
+    const deep = await runDeepQueue(DEEP_JOBS);
+    return {
+      settings: { deepJobs: DEEP_JOBS, batch: deep.batch },
+      targets: targets(deep),
+      tables: [
+        tableOf(
+          `Claim latency and memory (SQLite) at depth ${SHALLOW_DEPTH.toLocaleString('en-US')} vs full depth`,
+          [
+            { claimed: deep.claimShallow, filled: deep.fillShallow },
+            { claimed: deep.claimDeep, filled: deep.fillDeep },
+          ],
+          [
+            ['Depth', ({ claimed }) => claimed.depth],
+            ['Claim p50 ms', ({ claimed }) => claimed.latency.p50],
+            ['Claim p90 ms', ({ claimed }) => claimed.latency.p90],
+            ['Claim p99 ms', ({ claimed }) => claimed.latency.p99],
+            ['Worker claim+finish jobs/s', ({ claimed }) => claimed.workerJobsPerSecond],
+            ['Peak RSS claiming MB', ({ claimed }) => claimed.peakRssMb],
+            ['Peak RSS filling MB', ({ filled }) => filled.peakRssMb],
+            ['Live heap after GC MB', ({ filled }) => filled.liveHeapAfterGcMb],
+            ['Fill jobs/s', ({ filled }) => filled.perSecond],
+            ['DB file MB', ({ filled }) => filled.databaseMb],
+          ],
+        ),
+        {
+          title: 'RSS while filling, by queue depth',
+          columns: ['Depth', 'RSS MB', 'of which V8 heap MB'],
+          rows: deep.fillDeep.rssByDepth.map((point) => [point.depth, point.rssMb, point.heapMb]),
+        },
+      ],
+      notes: [
+        `Jobs are remaps as the bridge makes them (coalesced per meeting, rate key momentum, live priority), one distinct meeting each, in a SQLite file, enqueued in batches of ${deep.batch.toLocaleString('en-US')} (one transaction each).`,
+        `Every process runs node with the deployment's heap flags (${PRODUCTION_NODE_FLAGS.join(' ')}, as deploy/Dockerfile starts the bridge for its 512Mi limit); with V8's defaults on a large host the heap limit is 4 GB and the young generation alone grows past 100 MB during a fast enqueue.`,
+        `Each phase (fill, claim) runs in its own process, so each peak RSS is the kernel's high-water mark for that phase; "claiming" is a fresh process on the filled file (a bridge restarted with a backlog): ${CLAIM_NOTE}.`,
+      ],
+    };
+  });
 
-if (import.meta.main) {
-  const result = await runBacklogBench();
-  console.log(`wrote ${writeResult(result)}\n`);
-  console.log(renderMarkdown([result], result.startedAt));
-}
+if (import.meta.main) reportResult(await runBacklogBench());

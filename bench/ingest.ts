@@ -7,8 +7,8 @@ import autocannon, { type AutocannonResult } from 'autocannon';
 
 import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
 import { startChild } from './lib/child.ts';
-import { createMessageFactory } from './lib/outbound-messages.ts';
-import { type BenchResult, machine, renderMarkdown, targetRow, writeResult } from './lib/report.ts';
+import { createMessageFactory, OUTBOUND_HEADERS } from './lib/outbound-messages.ts';
+import { type BenchResult, measure, reportResult, tableOf, targetRow } from './lib/report.ts';
 import { median, round } from './lib/stats.ts';
 
 /**
@@ -41,21 +41,7 @@ interface Round {
   cpuMicrosPerMessage: number;
 }
 
-interface Summary {
-  server: ServerKind;
-  notifications: number;
-  messagesPerSecond: number;
-  minMessagesPerSecond: number;
-  maxMessagesPerSecond: number;
-  notificationsPerSecond: number;
-  p50: number;
-  p99: number;
-  acked: number;
-  failed: number;
-  lostAcks: number;
-  serverMaxRssMb: number;
-  cpuMicrosPerMessage: number;
-}
+type Summary = ReturnType<typeof summarise>;
 
 const script = path.join(import.meta.dirname, 'lib/ingest-server.ts');
 
@@ -68,7 +54,7 @@ function load(url: string, seconds: number, nextMessage: () => { xml: string }):
       {
         method: 'POST',
         path: OUTBOUND_MESSAGE_PATH,
-        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
+        headers: OUTBOUND_HEADERS,
         // A fresh body (fresh notification ids) per request: dedupe must not short-circuit.
         setupRequest: (request) => ({ ...request, body: nextMessage().xml }),
       },
@@ -85,7 +71,7 @@ function storedNotifications(databaseFile: string): number {
   }
 }
 
-async function measure(server: ServerKind, notifications: number): Promise<Round> {
+async function measureRound(server: ServerKind, notifications: number): Promise<Round> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-ingest-'));
   const databaseFile = path.join(dir, 'bridge.db');
   const child = await startChild(script, server === 'bridge' ? [server, databaseFile] : [server], { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' });
@@ -115,7 +101,7 @@ async function measure(server: ServerKind, notifications: number): Promise<Round
   }
 }
 
-function summarise(server: ServerKind, notifications: number, rounds: Round[]): Summary {
+function summarise(server: ServerKind, notifications: number, rounds: Round[]) {
   const rates = rounds.map((r) => r.messagesPerSecond);
   const messagesPerSecond = median(rates);
   return {
@@ -135,131 +121,105 @@ function summarise(server: ServerKind, notifications: number, rounds: Round[]): 
   };
 }
 
-export async function runIngestBench(): Promise<BenchResult> {
-  const startedAt = new Date();
-  const machineInfo = machine();
-  const summaries: Summary[] = [];
-  for (const notifications of SIZES) {
-    const rounds = new Map<ServerKind, Round[]>(SERVERS.map((server) => [server, []]));
-    for (let round_ = 1; round_ <= ROUNDS; round_++) {
-      for (const server of SERVERS) {
-        const run = await measure(server, notifications);
-        console.log(
-          `ingest ×${notifications} round ${round_} ${server}: ${round(run.messagesPerSecond)} msg/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${round(run.cpuMicrosPerMessage)} µs CPU/msg`,
-        );
-        rounds.get(server)?.push(run);
+export const runIngestBench = (): Promise<BenchResult> =>
+  measure('ingest', 'Ingest: POST /salesforce/outbound-message (npm run bench:ingest)', async () => {
+    const summaries: Summary[] = [];
+    for (const notifications of SIZES) {
+      const rounds = new Map<ServerKind, Round[]>(SERVERS.map((server) => [server, []]));
+      for (let round_ = 1; round_ <= ROUNDS; round_++) {
+        for (const server of SERVERS) {
+          const run = await measureRound(server, notifications);
+          console.log(
+            `ingest ×${notifications} round ${round_} ${server}: ${round(run.messagesPerSecond)} msg/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ${round(run.cpuMicrosPerMessage)} µs CPU/msg`,
+          );
+          rounds.get(server)?.push(run);
+        }
       }
+      for (const server of SERVERS) summaries.push(summarise(server, notifications, rounds.get(server) ?? []));
     }
-    for (const server of SERVERS) summaries.push(summarise(server, notifications, rounds.get(server) ?? []));
-  }
-  const find = (server: ServerKind, notifications: number) => {
-    const summary = summaries.find((s) => s.server === server && s.notifications === notifications);
-    if (!summary) throw new Error(`missing summary ${server} ×${notifications}`);
-    return summary;
-  };
-  const bridge1 = find('bridge', 1);
-  const express1 = find('bare-express', 1);
-  const bridge100 = find('bridge', 100);
-  const express100 = find('bare-express', 100);
-  const notes = [
-    `Each server runs alone in a child process; autocannon runs in the parent (2 cores: one each). ${CONNECTIONS} connections, fresh notification ids in every request. The servers take turns for ${ROUNDS} rounds (${WARMUP_SECONDS} s warm-up + ${SECONDS} s measured each, a fresh process and database per round); figures are medians of the rounds, the min–max column shows the spread.`,
-    'bridge = the real app wired as startBridge wires it (request id, access log, helmet, metrics, slow-client limits, SOAP parse, org check, one durable SQLite transaction per group commit, synchronous=FULL) at the default LOG_LEVEL=info (to /dev/null), INBOUND_RATE_LIMIT=off (all load comes from one loopback address); the worker is not started, so delivery does not compete with ingest.',
-    'bare-http / bare-express read the same bodies and answer the same ack envelope without parsing or storing.',
-    'Ingest figures are reported, not targets: what a sender needs is an ack inside its budget (Salesforce waits 60 s), which every row meets by orders of magnitude; the throughput targets moved with the host in opposite directions (docs/performance.md).',
-    `The p99 latency is read for 1-notification messages: with ${CONNECTIONS} connections always busy, mean latency = ${CONNECTIONS} ÷ messages/s (Little's law), so 100-notification messages at the 30,000 notifications/s target (300 msg/s) average ${Math.round((CONNECTIONS / 300) * 1000)} ms by arithmetic alone.`,
-  ];
-  const lost = summaries.filter((s) => s.lostAcks > 0);
-  if (lost.length > 0)
-    notes.push(`WARNING: fewer notifications stored than acknowledged: ${lost.map((s) => `×${s.notifications}: ${s.lostAcks}`).join(', ')}.`);
-  const failures = summaries.filter((s) => s.failed > 0);
-  if (failures.length > 0)
-    notes.push(`Non-2xx, errors or client timeouts (10 s): ${failures.map((s) => `${s.server} ×${s.notifications}: ${s.failed}`).join(', ')}.`);
+    const find = (server: ServerKind, notifications: number) => {
+      const summary = summaries.find((s) => s.server === server && s.notifications === notifications);
+      if (!summary) throw new Error(`missing summary ${server} ×${notifications}`);
+      return summary;
+    };
+    const bridge1 = find('bridge', 1);
+    const express1 = find('bare-express', 1);
+    const bridge100 = find('bridge', 100);
+    const express100 = find('bare-express', 100);
+    const notes = [
+      `Each server runs alone in a child process; autocannon runs in the parent (2 cores: one each). ${CONNECTIONS} connections, fresh notification ids in every request. The servers take turns for ${ROUNDS} rounds (${WARMUP_SECONDS} s warm-up + ${SECONDS} s measured each, a fresh process and database per round); figures are medians of the rounds, the min–max column shows the spread.`,
+      'bridge = the real app wired as startBridge wires it (request id, access log, helmet, metrics, slow-client limits, SOAP parse, org check, one durable SQLite transaction per group commit, synchronous=FULL) at the default LOG_LEVEL=info (to /dev/null), INBOUND_RATE_LIMIT=off (all load comes from one loopback address); the worker is not started, so delivery does not compete with ingest.',
+      'bare-http / bare-express read the same bodies and answer the same ack envelope without parsing or storing.',
+      'Ingest figures are reported, not targets: what a sender needs is an ack inside its budget (Salesforce waits 60 s), which every row meets by orders of magnitude; the throughput targets moved with the host in opposite directions (docs/performance.md).',
+      `The p99 latency is read for 1-notification messages: with ${CONNECTIONS} connections always busy, mean latency = ${CONNECTIONS} ÷ messages/s (Little's law), so 100-notification messages at the 30,000 notifications/s target (300 msg/s) average ${Math.round((CONNECTIONS / 300) * 1000)} ms by arithmetic alone.`,
+    ];
+    const lost = summaries.filter((s) => s.lostAcks > 0);
+    if (lost.length > 0)
+      notes.push(`WARNING: fewer notifications stored than acknowledged: ${lost.map((s) => `×${s.notifications}: ${s.lostAcks}`).join(', ')}.`);
+    const failures = summaries.filter((s) => s.failed > 0);
+    if (failures.length > 0)
+      notes.push(`Non-2xx, errors or client timeouts (10 s): ${failures.map((s) => `${s.server} ×${s.notifications}: ${s.failed}`).join(', ')}.`);
 
-  return {
-    name: 'ingest',
-    title: 'Ingest: POST /salesforce/outbound-message (npm run bench:ingest)',
-    startedAt: startedAt.toISOString(),
-    durationMs: Date.now() - startedAt.getTime(),
-    machine: machineInfo,
-    settings: {
-      connections: CONNECTIONS,
-      rounds: ROUNDS,
-      seconds: SECONDS,
-      warmupSeconds: WARMUP_SECONDS,
-      store: 'sqlite (file, WAL, synchronous=FULL)',
-      worker: 'off',
-    },
-    targets: [
-      targetRow({
-        metric: '1-notification messages/s',
-        measured: bridge1.messagesPerSecond,
-        unit: 'msg/s',
-        baseline: { label: 'bare express', value: express1.messagesPerSecond },
-        target: 'reported (was ≥ 0.4 × bare express)',
-        pass: () => null,
-      }),
-      targetRow({
-        metric: '100-notification messages: notifications/s',
-        measured: bridge100.notificationsPerSecond,
-        unit: 'notif/s',
-        baseline: { label: 'bare express', value: express100.notificationsPerSecond },
-        target: 'reported (was ≥ 30,000 notif/s)',
-        pass: () => null,
-      }),
-      targetRow({
-        metric: `1-notification messages: p99 ack latency at ${CONNECTIONS} connections`,
-        measured: bridge1.p99,
-        unit: 'ms',
-        baseline: { label: 'bare express', value: express1.p99 },
-        target: 'reported (was < 50 ms; far inside the 60 s Salesforce waits)',
-        pass: () => null,
-      }),
-      targetRow({
-        metric: `100-notification messages: p99 ack latency at ${CONNECTIONS} connections`,
-        measured: bridge100.p99,
-        unit: 'ms',
-        baseline: { label: 'bare express', value: express100.p99 },
-        target: 'reported (see note)',
-        pass: () => null,
-      }),
-    ],
-    tables: [
-      {
-        title: `Ingest at ${CONNECTIONS} connections (medians of ${ROUNDS} rounds)`,
-        columns: [
-          'Server',
-          'Notifications/message',
-          'Messages/s',
-          'min–max msg/s',
-          'Notifications/s',
-          'p50 ms',
-          'p99 ms',
-          'Server CPU µs/msg',
-          'Acked',
-          'Non-2xx/errors',
-          'Server peak RSS MB',
-        ],
-        rows: summaries.map((s) => [
-          s.server,
-          s.notifications,
-          s.messagesPerSecond,
-          `${round(s.minMessagesPerSecond)}–${round(s.maxMessagesPerSecond)}`,
-          s.notificationsPerSecond,
-          s.p50,
-          s.p99,
-          s.cpuMicrosPerMessage,
-          s.acked,
-          s.failed,
-          s.serverMaxRssMb,
-        ]),
+    return {
+      settings: {
+        connections: CONNECTIONS,
+        rounds: ROUNDS,
+        seconds: SECONDS,
+        warmupSeconds: WARMUP_SECONDS,
+        store: 'sqlite (file, WAL, synchronous=FULL)',
+        worker: 'off',
       },
-    ],
-    notes,
-  };
-}
+      targets: [
+        targetRow({
+          metric: '1-notification messages/s',
+          measured: bridge1.messagesPerSecond,
+          unit: 'msg/s',
+          baseline: { label: 'bare express', value: express1.messagesPerSecond },
+          target: 'reported (was ≥ 0.4 × bare express)',
+          pass: () => null,
+        }),
+        targetRow({
+          metric: '100-notification messages: notifications/s',
+          measured: bridge100.notificationsPerSecond,
+          unit: 'notif/s',
+          baseline: { label: 'bare express', value: express100.notificationsPerSecond },
+          target: 'reported (was ≥ 30,000 notif/s)',
+          pass: () => null,
+        }),
+        targetRow({
+          metric: `1-notification messages: p99 ack latency at ${CONNECTIONS} connections`,
+          measured: bridge1.p99,
+          unit: 'ms',
+          baseline: { label: 'bare express', value: express1.p99 },
+          target: 'reported (was < 50 ms; far inside the 60 s Salesforce waits)',
+          pass: () => null,
+        }),
+        targetRow({
+          metric: `100-notification messages: p99 ack latency at ${CONNECTIONS} connections`,
+          measured: bridge100.p99,
+          unit: 'ms',
+          baseline: { label: 'bare express', value: express100.p99 },
+          target: 'reported (see note)',
+          pass: () => null,
+        }),
+      ],
+      tables: [
+        tableOf(`Ingest at ${CONNECTIONS} connections (medians of ${ROUNDS} rounds)`, summaries, [
+          ['Server', (s) => s.server],
+          ['Notifications/message', (s) => s.notifications],
+          ['Messages/s', (s) => s.messagesPerSecond],
+          ['min–max msg/s', (s) => `${round(s.minMessagesPerSecond)}–${round(s.maxMessagesPerSecond)}`],
+          ['Notifications/s', (s) => s.notificationsPerSecond],
+          ['p50 ms', (s) => s.p50],
+          ['p99 ms', (s) => s.p99],
+          ['Server CPU µs/msg', (s) => s.cpuMicrosPerMessage],
+          ['Acked', (s) => s.acked],
+          ['Non-2xx/errors', (s) => s.failed],
+          ['Server peak RSS MB', (s) => s.serverMaxRssMb],
+        ]),
+      ],
+      notes,
+    };
+  });
 
-if (import.meta.main) {
-  const result = await runIngestBench();
-  console.log(`wrote ${writeResult(result)}\n`);
-  console.log(renderMarkdown([result], result.startedAt));
-}
+if (import.meta.main) reportResult(await runIngestBench());

@@ -2,14 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Agent } from 'undici';
 
-import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
-import { ORG_ID } from '../test/salesforce/support/outbound-message-builder.ts';
-import { startBenchFake } from './lib/bench-fake.ts';
-import { startBridgeProcess } from './lib/bridge-process.ts';
-import { createMessageFactory, subjectOf } from './lib/outbound-messages.ts';
-import { benchSchema, dropSchema, postgresUnavailable, postgresUrl, schemaUrl } from './lib/pg-schema.ts';
+import { bridgeEnv, startBridgeProcess } from './lib/bridge-process.ts';
+import { startMomentumFake } from './lib/momentum-fake.ts';
+import { createMessageFactory, postOutboundMessage, subjectOf } from './lib/outbound-messages.ts';
+import { onPostgres } from './lib/pg-schema.ts';
 import { remapRequest } from './lib/remap-jobs.ts';
-import { type BenchResult, machine, renderMarkdown, type TargetRow, targetRow, writeResult } from './lib/report.ts';
+import { type BenchResult, measure, reportResult, tableOf, type TargetRow, targetRow } from './lib/report.ts';
 import { type Distribution, distribution } from './lib/stats.ts';
 
 /**
@@ -40,7 +38,7 @@ interface EngineLatency {
   duplicates: number;
 }
 
-const titleOf = (body: unknown) => (body as { meetingDetails?: { title?: string } }).meetingDetails?.title ?? '';
+const titleOf = (body: unknown) => (body as { meetingDetails?: { title?: string } } | undefined)?.meetingDetails?.title ?? '';
 
 /** Remap arrivals at the fake by title, and a wait for one. */
 function arrivals() {
@@ -76,16 +74,8 @@ async function bridgePhase(bridgeUrl: string, remaps: ReturnType<typeof arrivals
     for (let sent = 0; sent < count; sent++) {
       const { xml, recordIds } = nextMessage();
       const sentAt = performance.now();
-      const response = await agent.request({
-        origin: bridgeUrl,
-        path: OUTBOUND_MESSAGE_PATH,
-        method: 'POST',
-        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
-        body: xml,
-      });
-      await response.body.text();
+      await postOutboundMessage(agent, bridgeUrl, xml);
       const ackAt = performance.now();
-      if (response.statusCode !== 200) throw new Error(`bridge answered ${response.statusCode}`);
       ack.push(ackAt - sentAt);
       const arrivedAt = await remaps.of(subjectOf(recordIds[0] ?? ''), WAIT_FOR_REMAP_MS);
       if (arrivedAt === undefined) missing += 1;
@@ -124,27 +114,20 @@ async function floorPhase(fakeUrl: string, floorArrivals: Map<string, number>, c
   return distribution(times);
 }
 
-async function measure(engine: Engine, databaseUrl: string | undefined): Promise<EngineLatency> {
+async function measureEngine(engine: Engine, databaseUrl: string | undefined): Promise<EngineLatency> {
   const remaps = arrivals();
   const floorArrivals = new Map<string, number>();
-  const fake = await startBenchFake((body, receivedAt) => {
-    const title = titleOf(body);
-    // The bridge's remaps carry the Event's record id (00U…) in the title; floor requests a number.
-    if (title.startsWith(subjectOf('00U'))) remaps.record(title, receivedAt);
-    else floorArrivals.set(title, receivedAt);
+  const fake = await startMomentumFake({
+    clock: () => performance.now(),
+    onCall: ({ body, at }) => {
+      const title = titleOf(body);
+      // The bridge's remaps carry the Event's record id (00U…) in the title; floor requests a number.
+      if (title.startsWith(subjectOf('00U'))) remaps.record(title, at);
+      else floorArrivals.set(title, at);
+    },
   });
   try {
-    const bridge = await startBridgeProcess({
-      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-      SALESFORCE_ORG_IDS: ORG_ID,
-      MOMENTUM_API_BASE_URL: fake.url,
-      MOMENTUM_RECEIVER_URL: fake.url,
-      MOMENTUM_API_KEY: 'bench-key',
-      MOMENTUM_RATE_LIMIT: RATE_LIMIT,
-      // One loopback address sends everything; Salesforce sends from many.
-      INBOUND_RATE_LIMIT: 'off',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    });
+    const bridge = await startBridgeProcess(bridgeEnv(fake.url, RATE_LIMIT, databaseUrl));
     try {
       // Warm-up (JIT, connections, database pages), not measured.
       await bridgePhase(bridge.url, remaps, WARMUP_MESSAGES, 1);
@@ -182,79 +165,44 @@ function targets(result: EngineLatency): TargetRow[] {
   ];
 }
 
-export async function runLatencyBench(): Promise<BenchResult> {
-  const startedAt = new Date();
-  const machineInfo = machine();
-  const notes: string[] = [];
-  const results: EngineLatency[] = [await measure('SQLite', undefined)];
-  const pgUrl = postgresUrl();
-  const pgProblem = await postgresUnavailable(pgUrl);
-  if (pgProblem) notes.push(`PostgreSQL skipped: ${pgUrl.replace(/\/\/[^@]*@/, '//…@')} did not answer (${pgProblem}).`);
-  else {
-    const schema = benchSchema('latency');
-    try {
-      results.push(await measure('PostgreSQL', schemaUrl(pgUrl, schema)));
-    } finally {
-      await dropSchema(pgUrl, schema);
+export const runLatencyBench = (): Promise<BenchResult> =>
+  measure('latency', 'Idle latency: notification acked → remap at the fake (npm run bench:latency)', async () => {
+    const notes: string[] = [];
+    const results: EngineLatency[] = [await measureEngine('SQLite', undefined)];
+    const postgres = await onPostgres('latency', notes, (databaseUrl) => measureEngine('PostgreSQL', databaseUrl));
+    if (postgres) results.push(postgres);
+    for (const result of results) console.log(`latency ${result.engine}: ack → remap p50 ${result.ackToRemap.p50} ms, p95 ${result.ackToRemap.p95} ms`);
+
+    notes.push(
+      `The bridge is \`node src/server.ts\` in a child process with its defaults (WORKER_CONCURRENCY=4, LOG_LEVEL=info to a drained pipe; SQLite in a fresh directory, PostgreSQL in a fresh schema dropped afterwards), INBOUND_RATE_LIMIT=off and MOMENTUM_RATE_LIMIT=${RATE_LIMIT}: every remap is claimed with a call slot from the store's log as in production, and one message at a time never waits for one. Sender and fake Momentum share this process and its clock.`,
+      `${MESSAGES} one-notification messages one at a time, each sent ${GAP_MS} ms after the previous remap arrived, after ${WARMUP_MESSAGES} warm-up messages. ack → remap: from the sender receiving the 200 ack to the fake having the whole remap body. Floor: a direct undici POST of a remap to the same fake, send → body received, one at a time with the same gap.`,
+    );
+    for (const result of results) {
+      if (result.missing > 0)
+        notes.push(`WARNING: ${result.engine}: ${result.missing} acknowledged notifications never reached the fake within ${WAIT_FOR_REMAP_MS / 1000} s.`);
+      if (result.duplicates > 0) notes.push(`WARNING: ${result.engine}: ${result.duplicates} remaps arrived more than once.`);
     }
-  }
-  for (const result of results) console.log(`latency ${result.engine}: ack → remap p50 ${result.ackToRemap.p50} ms, p95 ${result.ackToRemap.p95} ms`);
 
-  notes.push(
-    `The bridge is \`node src/server.ts\` in a child process with its defaults (WORKER_CONCURRENCY=4, LOG_LEVEL=info to a drained pipe; SQLite in a fresh directory, PostgreSQL in a fresh schema dropped afterwards), INBOUND_RATE_LIMIT=off and MOMENTUM_RATE_LIMIT=${RATE_LIMIT}: every remap is claimed with a call slot from the store's log as in production, and one message at a time never waits for one. Sender and fake Momentum share this process and its clock.`,
-    `${MESSAGES} one-notification messages one at a time, each sent ${GAP_MS} ms after the previous remap arrived, after ${WARMUP_MESSAGES} warm-up messages. ack → remap: from the sender receiving the 200 ack to the fake having the whole remap body. Floor: a direct undici POST of a remap to the same fake, send → body received, one at a time with the same gap.`,
-  );
-  for (const result of results) {
-    if (result.missing > 0)
-      notes.push(`WARNING: ${result.engine}: ${result.missing} acknowledged notifications never reached the fake within ${WAIT_FOR_REMAP_MS / 1000} s.`);
-    if (result.duplicates > 0) notes.push(`WARNING: ${result.engine}: ${result.duplicates} remaps arrived more than once.`);
-  }
-
-  return {
-    name: 'latency',
-    title: 'Idle latency: notification acked → remap at the fake (npm run bench:latency)',
-    startedAt: startedAt.toISOString(),
-    durationMs: Date.now() - startedAt.getTime(),
-    machine: machineInfo,
-    settings: { messages: MESSAGES, gapMs: GAP_MS, rateLimit: RATE_LIMIT, postgres: pgProblem ? 'skipped' : 'yes' },
-    targets: results.flatMap(targets),
-    tables: [
-      {
-        title: 'Latency distribution (ms)',
-        columns: [
-          'Store',
-          'Ack p50',
-          'Ack p95',
-          'Ack → remap p50',
-          'Ack → remap p90',
-          'Ack → remap p95',
-          'Ack → remap p99',
-          'Ack → remap max',
-          'Floor p50',
-          'Floor p95',
-          'Remaps measured',
-        ],
-        rows: results.map((r) => [
-          r.engine,
-          r.ack.p50,
-          r.ack.p95,
-          r.ackToRemap.p50,
-          r.ackToRemap.p90,
-          r.ackToRemap.p95,
-          r.ackToRemap.p99,
-          r.ackToRemap.max,
-          r.floor.p50,
-          r.floor.p95,
-          r.ackToRemap.count,
+    return {
+      settings: { messages: MESSAGES, gapMs: GAP_MS, rateLimit: RATE_LIMIT, postgres: postgres ? 'yes' : 'skipped' },
+      targets: results.flatMap(targets),
+      tables: [
+        tableOf('Latency distribution (ms)', results, [
+          ['Store', (r) => r.engine],
+          ['Ack p50', (r) => r.ack.p50],
+          ['Ack p95', (r) => r.ack.p95],
+          ['Ack → remap p50', (r) => r.ackToRemap.p50],
+          ['Ack → remap p90', (r) => r.ackToRemap.p90],
+          ['Ack → remap p95', (r) => r.ackToRemap.p95],
+          ['Ack → remap p99', (r) => r.ackToRemap.p99],
+          ['Ack → remap max', (r) => r.ackToRemap.max],
+          ['Floor p50', (r) => r.floor.p50],
+          ['Floor p95', (r) => r.floor.p95],
+          ['Remaps measured', (r) => r.ackToRemap.count],
         ]),
-      },
-    ],
-    notes,
-  };
-}
+      ],
+      notes,
+    };
+  });
 
-if (import.meta.main) {
-  const result = await runLatencyBench();
-  console.log(`wrote ${writeResult(result)}\n`);
-  console.log(renderMarkdown([result], result.startedAt));
-}
+if (import.meta.main) reportResult(await runLatencyBench());

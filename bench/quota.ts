@@ -2,17 +2,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Agent } from 'undici';
 
-import { OUTBOUND_MESSAGE_PATH } from '../routes/salesforce.ts';
 import { parseDuration } from '../src/core/durations.ts';
-import { ORG_ID } from '../test/salesforce/support/outbound-message-builder.ts';
-import { scrapeMetrics, unfinishedJobs } from './lib/bridge-metrics.ts';
-import { type BridgeChild, startBridgeProcess } from './lib/bridge-process.ts';
+import { metricSum, scrapeMetrics, unfinishedJobs } from './lib/bridge-metrics.ts';
+import { type BridgeChild, bridgeEnv, startBridgeProcess } from './lib/bridge-process.ts';
 import { analyseBurst, type BurstAnalysis } from './lib/burst-analysis.ts';
 import { burstMessage, burstStateOf } from './lib/burst-messages.ts';
-import { benchSchema, dropSchema, postgresUnavailable, postgresUrl, schemaUrl } from './lib/pg-schema.ts';
-import { metricSum } from './lib/prometheus-text.ts';
-import { startQuotaFake } from './lib/quota-fake.ts';
-import { type BenchResult, machine, renderMarkdown, type TargetRow, targetRow, writeResult } from './lib/report.ts';
+import { type FakeCall, startMomentumFake } from './lib/momentum-fake.ts';
+import { postOutboundMessage } from './lib/outbound-messages.ts';
+import { onPostgres } from './lib/pg-schema.ts';
+import { type BenchResult, measure, reportResult, tableOf, type TargetRow, targetRow } from './lib/report.ts';
 import { round, runPool } from './lib/stats.ts';
 
 /**
@@ -80,17 +78,7 @@ async function sendBurst(bridges: readonly BridgeChild[]): Promise<number> {
       async ({ meeting, update, sequence }) => {
         // Behind a load balancer, successive updates of one meeting reach different bridges.
         const bridge = bridges[(meeting + update) % bridges.length] as BridgeChild;
-        const response = await agent.request({
-          origin: bridge.url,
-          path: OUTBOUND_MESSAGE_PATH,
-          method: 'POST',
-          headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
-          body: burstMessage(meeting, update, sequence),
-          headersTimeout: 10_000,
-          bodyTimeout: 10_000,
-        });
-        await response.body.text();
-        if (response.statusCode !== 200) throw new Error(`bridge answered ${response.statusCode} to update ${update} of meeting ${meeting}`);
+        await postOutboundMessage(agent, bridge.url, burstMessage(meeting, update, sequence));
         lastAck = Date.now();
       },
     );
@@ -110,32 +98,19 @@ async function until(done: () => boolean | Promise<boolean>, deadline: number): 
 }
 
 async function burstRun(label: string, bridgeCount: number, databaseUrl: string | undefined): Promise<BurstRun> {
-  const fake = await startQuotaFake(LIMIT);
+  const calls: FakeCall[] = [];
+  const fake = await startMomentumFake({ limit: LIMIT, onCall: (call) => calls.push(call) });
   const bridges: BridgeChild[] = [];
   try {
     // One after the other: the first applies the migrations the second then finds done.
-    for (let index = 0; index < bridgeCount; index++) {
-      bridges.push(
-        await startBridgeProcess({
-          ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-          SALESFORCE_ORG_IDS: ORG_ID,
-          MOMENTUM_API_BASE_URL: fake.url,
-          MOMENTUM_RECEIVER_URL: fake.url,
-          MOMENTUM_API_KEY: 'bench-key',
-          MOMENTUM_RATE_LIMIT: LIMIT_TEXT,
-          // One loopback address sends everything; Salesforce sends from many.
-          INBOUND_RATE_LIMIT: 'off',
-          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-        }),
-      );
-    }
+    for (let index = 0; index < bridgeCount; index++) bridges.push(await startBridgeProcess(bridgeEnv(fake.url, LIMIT_TEXT, databaseUrl)));
     const startedAt = Date.now();
     const deadline = startedAt + DEADLINE_MS;
     const lastAck = await sendBurst(bridges);
     const shape = { meetings: MEETINGS, updates: UPDATES, windowMs: LIMIT.windowMs };
     const analyse = () =>
       analyseBurst(
-        fake.calls().map((call) => ({ at: call.at, accepted: call.status === 200, state: burstStateOf(call.body) })),
+        calls.map((call) => ({ at: call.at, accepted: call.status === 200, state: burstStateOf(call.body) })),
         shape,
         startedAt,
       );
@@ -201,96 +176,60 @@ function targets(run: BurstRun): TargetRow[] {
   ];
 }
 
-export async function runQuotaBench(): Promise<BenchResult> {
-  const startedAt = new Date();
-  const machineInfo = machine();
-  const notes: string[] = [];
-  const runs: BurstRun[] = [];
-
-  runs.push(await burstRun('SQLite', 1, undefined));
-  console.log(`quota burst sqlite: ${JSON.stringify(runs.at(-1)?.analysis)}`);
-
-  const pgUrl = postgresUrl();
-  const pgProblem = await postgresUnavailable(pgUrl);
-  if (pgProblem) notes.push(`PostgreSQL skipped: ${pgUrl.replace(/\/\/[^@]*@/, '//…@')} did not answer (${pgProblem}).`);
-  else {
-    const schema = benchSchema('quota');
-    try {
-      runs.push(await burstRun(`PostgreSQL, ${PG_BRIDGES} bridges`, PG_BRIDGES, schemaUrl(pgUrl, schema)));
-      console.log(`quota burst postgres: ${JSON.stringify(runs.at(-1)?.analysis)}`);
-    } finally {
-      await dropSchema(pgUrl, schema);
+export const runQuotaBench = (): Promise<BenchResult> =>
+  measure('quota', 'Quota burst: K meetings × M updates under MOMENTUM_RATE_LIMIT (npm run bench:quota)', async () => {
+    const notes: string[] = [];
+    const runs: BurstRun[] = [await burstRun('SQLite', 1, undefined)];
+    console.log(`quota burst sqlite: ${JSON.stringify(runs[0]?.analysis)}`);
+    const postgres = await onPostgres('quota', notes, (databaseUrl) => burstRun(`PostgreSQL, ${PG_BRIDGES} bridges`, PG_BRIDGES, databaseUrl));
+    if (postgres) {
+      runs.push(postgres);
+      console.log(`quota burst postgres: ${JSON.stringify(postgres.analysis)}`);
     }
-  }
 
-  notes.push(
-    `Burst: ${MEETINGS} meetings (K) × ${UPDATES} updates (M), one Outbound Message per update: update 1 of every meeting, then update 2 of every meeting, and so on, from ${SENDERS} concurrent senders, each sending its next message on the ack. Every update of a meeting keeps its identity (Event Id, Subject, start: one coalescing key), links it to another Opportunity (so no update is "unchanged") and carries a later SystemModstamp. With ${PG_BRIDGES} bridges, successive updates of a meeting go to different bridges, as behind a load balancer.`,
-    `The bridges are \`node src/server.ts\` with MOMENTUM_RATE_LIMIT=${LIMIT_TEXT} (Momentum's 100/15m, time-scaled) and otherwise their defaults (WORKER_CONCURRENCY=4, RETRY_SCHEDULE, LOG_LEVEL=info to a drained pipe; SQLite in a fresh directory, PostgreSQL in a fresh schema dropped afterwards). The fake Momentum refuses with 429 and Retry-After when ${LIMIT.requests} requests already arrived in (now − ${LIMIT.windowMs / 1000} s, now] (refused ones count), on its own clock, and records every request.`,
-    `Calls made: every request that reached the fake, refused ones included. Coalescing makes it one call per meeting when all of a meeting's updates arrive before its call goes; a meeting already sent when a later update arrives needs one more call, and everything that arrives while that one waits for budget coalesces into it. The burst starts with a full budget, so the first window's N meetings are sent on update 1; "sent before its last update" counts the meetings whose first call carried an earlier update than the last, read from the bodies. The row also fails if any meeting missed its final state or a call carried no newer update than one already accepted for its meeting.`,
-    `Time to the last meeting's final state: from the first send to the fake accepting the last meeting's update ${UPDATES}. ⌈K/N⌉·W = ${LEAST_MS / 1000} s is the time K calls take at N per W counted in whole windows; the last of them can go as early as one window sooner. Claims per call: bridge_job_claims_total of remap and import jobs, summed over the bridges, over calls made. The run ends once every map-event, remap and import job is final, so a late extra call would be counted; at most ${DEADLINE_MS / 1000} s.`,
-  );
-  for (const run of runs) {
-    if (!run.drained) notes.push(`WARNING: ${run.label}: jobs were still pending or running at the deadline.`);
-    if (run.analysis.unknown > 0) notes.push(`WARNING: ${run.label}: ${run.analysis.unknown} calls carried no meeting of the burst.`);
-  }
-  const windows = Math.max(...runs.map((run) => run.analysis.perWindow.length));
+    notes.push(
+      `Burst: ${MEETINGS} meetings (K) × ${UPDATES} updates (M), one Outbound Message per update: update 1 of every meeting, then update 2 of every meeting, and so on, from ${SENDERS} concurrent senders, each sending its next message on the ack. Every update of a meeting keeps its identity (Event Id, Subject, start: one coalescing key), links it to another Opportunity (so no update is "unchanged") and carries a later SystemModstamp. With ${PG_BRIDGES} bridges, successive updates of a meeting go to different bridges, as behind a load balancer.`,
+      `The bridges are \`node src/server.ts\` with MOMENTUM_RATE_LIMIT=${LIMIT_TEXT} (Momentum's 100/15m, time-scaled) and otherwise their defaults (WORKER_CONCURRENCY=4, RETRY_SCHEDULE, LOG_LEVEL=info to a drained pipe; SQLite in a fresh directory, PostgreSQL in a fresh schema dropped afterwards). The fake Momentum refuses with 429 and Retry-After when ${LIMIT.requests} requests already arrived in (now − ${LIMIT.windowMs / 1000} s, now] (refused ones count), on its own clock, and records every request.`,
+      `Calls made: every request that reached the fake, refused ones included. Coalescing makes it one call per meeting when all of a meeting's updates arrive before its call goes; a meeting already sent when a later update arrives needs one more call, and everything that arrives while that one waits for budget coalesces into it. The burst starts with a full budget, so the first window's N meetings are sent on update 1; "sent before its last update" counts the meetings whose first call carried an earlier update than the last, read from the bodies. The row also fails if any meeting missed its final state or a call carried no newer update than one already accepted for its meeting.`,
+      `Time to the last meeting's final state: from the first send to the fake accepting the last meeting's update ${UPDATES}. ⌈K/N⌉·W = ${LEAST_MS / 1000} s is the time K calls take at N per W counted in whole windows; the last of them can go as early as one window sooner. Claims per call: bridge_job_claims_total of remap and import jobs, summed over the bridges, over calls made. The run ends once every map-event, remap and import job is final, so a late extra call would be counted; at most ${DEADLINE_MS / 1000} s.`,
+    );
+    for (const run of runs) {
+      if (!run.drained) notes.push(`WARNING: ${run.label}: jobs were still pending or running at the deadline.`);
+      if (run.analysis.unknown > 0) notes.push(`WARNING: ${run.label}: ${run.analysis.unknown} calls carried no meeting of the burst.`);
+    }
+    const windows = Math.max(...runs.map((run) => run.analysis.perWindow.length));
 
-  return {
-    name: 'quota',
-    title: 'Quota burst: K meetings × M updates under MOMENTUM_RATE_LIMIT (npm run bench:quota)',
-    startedAt: startedAt.toISOString(),
-    durationMs: Date.now() - startedAt.getTime(),
-    machine: machineInfo,
-    settings: { meetings: MEETINGS, updates: UPDATES, limit: LIMIT_TEXT, senders: SENDERS, postgres: pgProblem ? 'skipped' : 'yes' },
-    targets: runs.flatMap(targets),
-    tables: [
-      {
-        title: `Burst of ${MEETINGS} meetings × ${UPDATES} updates at ${LIMIT_TEXT}`,
-        columns: [
-          'Run',
-          'Calls',
-          '429s',
-          'Sent before last update',
-          'Sent once, final state',
-          'Not newer than one sent',
-          'Meetings at final state',
-          'Last final state s',
-          '⌈K/N⌉·W s',
-          'Peak in a window',
-          'Paced claims',
-          'Claims per call',
-          'Burst acked in s',
-          'Remap jobs: succeeded / superseded / skipped / dead',
-        ],
-        rows: runs.map((run) => [
-          run.label,
-          run.analysis.calls,
-          run.analysis.refused,
-          run.analysis.sentBeforeLastUpdate,
-          run.analysis.sentOnce,
-          run.analysis.notNewer,
-          run.analysis.meetingsAtFinalState,
-          run.analysis.lastFinalAt === undefined ? 'not reached' : round((run.analysis.lastFinalAt - run.startedAt) / 1000),
-          LEAST_MS / 1000,
-          run.analysis.peakInWindow,
-          run.claims,
-          run.claims / Math.max(1, run.analysis.calls),
-          round(run.ingestMs / 1000),
-          ['succeeded', 'superseded', 'skipped', 'dead'].map((state) => run.remapStates[state] ?? 0).join(' / '),
+    return {
+      settings: { meetings: MEETINGS, updates: UPDATES, limit: LIMIT_TEXT, senders: SENDERS, postgres: postgres ? 'yes' : 'skipped' },
+      targets: runs.flatMap(targets),
+      tables: [
+        tableOf(`Burst of ${MEETINGS} meetings × ${UPDATES} updates at ${LIMIT_TEXT}`, runs, [
+          ['Run', (run) => run.label],
+          ['Calls', (run) => run.analysis.calls],
+          ['429s', (run) => run.analysis.refused],
+          ['Sent before last update', (run) => run.analysis.sentBeforeLastUpdate],
+          ['Sent once, final state', (run) => run.analysis.sentOnce],
+          ['Not newer than one sent', (run) => run.analysis.notNewer],
+          ['Meetings at final state', (run) => run.analysis.meetingsAtFinalState],
+          ['Last final state s', (run) => (run.analysis.lastFinalAt === undefined ? 'not reached' : round((run.analysis.lastFinalAt - run.startedAt) / 1000))],
+          ['⌈K/N⌉·W s', () => LEAST_MS / 1000],
+          ['Peak in a window', (run) => run.analysis.peakInWindow],
+          ['Paced claims', (run) => run.claims],
+          ['Claims per call', (run) => run.claims / Math.max(1, run.analysis.calls)],
+          ['Burst acked in s', (run) => round(run.ingestMs / 1000)],
+          [
+            'Remap jobs: succeeded / superseded / skipped / dead',
+            (run) => ['succeeded', 'superseded', 'skipped', 'dead'].map((state) => run.remapStates[state] ?? 0).join(' / '),
+          ],
         ]),
-      },
-      {
-        title: `Calls per window of ${LIMIT.windowMs / 1000} s from the first send (429s included)`,
-        columns: ['Run', ...Array.from({ length: windows }, (_, index) => `${(index * LIMIT.windowMs) / 1000}–${((index + 1) * LIMIT.windowMs) / 1000} s`)],
-        rows: runs.map((run) => [run.label, ...Array.from({ length: windows }, (_, index) => run.analysis.perWindow[index] ?? 0)]),
-      },
-    ],
-    notes,
-  };
-}
+        {
+          title: `Calls per window of ${LIMIT.windowMs / 1000} s from the first send (429s included)`,
+          columns: ['Run', ...Array.from({ length: windows }, (_, index) => `${(index * LIMIT.windowMs) / 1000}–${((index + 1) * LIMIT.windowMs) / 1000} s`)],
+          rows: runs.map((run) => [run.label, ...Array.from({ length: windows }, (_, index) => run.analysis.perWindow[index] ?? 0)]),
+        },
+      ],
+      notes,
+    };
+  });
 
-if (import.meta.main) {
-  const result = await runQuotaBench();
-  console.log(`wrote ${writeResult(result)}\n`);
-  console.log(renderMarkdown([result], result.startedAt));
-}
+if (import.meta.main) reportResult(await runQuotaBench());

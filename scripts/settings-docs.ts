@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { configSchema, settingMeta, settingNames } from '../src/core/config.ts';
+import { configSchema, settingMeta, settingNames } from '../src/settings.ts';
 
 /*
  * Documentation generated from the config schema, so docs/configuration.md's table and .env.example cannot
@@ -80,7 +80,7 @@ export function renderEnvExample(docs = settingDocs()): string {
   const header = [
     '# crm-sync-bridge settings. Copy to .env (read at start when present) and change what you need;',
     '# variables set in the real environment win over this file. Values below are the defaults.',
-    '# Generated from src/core/config.ts by `npm run docs:settings`; test/config/env-example.test.ts keeps it in step.',
+    '# Generated from the settings each folder declares (src/*/settings.ts) by `npm run docs:settings`; test/config/env-example.test.ts keeps it in step.',
   ];
   const blocks = docs.map((doc) => {
     const comment = `# ${doc.secret ? 'Secret: keep it out of version control. ' : ''}${doc.description.replace(/\.$/, '')}. Example: ${doc.example}`;

@@ -14,7 +14,7 @@ if (process.argv.includes('--write')) {
   const docPath = path.join(root, 'docs', 'configuration.md');
   writeFileSync(docPath, replaceSettingsSection(readFileSync(docPath, 'utf8')));
   writeFileSync(path.join(root, '.env.example'), renderEnvExample());
-  process.stdout.write('docs/configuration.md settings table and .env.example rewritten from src/core/config.ts\n');
+  process.stdout.write('docs/configuration.md settings table and .env.example rewritten from the settings schema (src/settings.ts)\n');
 } else {
   process.stdout.write(`${renderSettingsTable()}\n`);
 }

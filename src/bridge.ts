@@ -1,12 +1,11 @@
-import { once } from 'node:events';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { createApp } from './app.ts';
 import type { Config } from './core/config.ts';
 import type { Logger } from './core/logger.ts';
 import { closeGracefully } from './http/graceful-close.ts';
 import { createHttpServer } from './http/http-server.ts';
+import { listen } from './http/listen.ts';
 import { bridgeReadiness } from './http/readiness-checks.ts';
 import { createJobHandlers, MOMENTUM_RATE_KEY } from './job-handlers.ts';
 import type { Pacer } from './jobs/pacer.ts';
@@ -58,7 +57,7 @@ export function workerFromConfig(
   });
 }
 
-/** Opens every resource the config names, starts the worker, wires the app and listens. */
+/** Opens every resource the config names, wires the app, listens and starts the worker. */
 export async function startBridge(config: Config, logger: Logger): Promise<RunningBridge> {
   const { store, telemetry } = await openInstrumentedStore(config, logger);
   const runtime = await createJobHandlers(config, store, logger, telemetry.metrics).catch(async (error: unknown) => {
@@ -84,10 +83,14 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     momentumRate: { pacer: runtime.pacer, key: MOMENTUM_RATE_KEY },
     mappingPreview: runtime.mappingPreview,
   });
+  const server = createHttpServer(app, config);
+  // Before the worker starts: a port that cannot be had stops the start before any job is claimed.
+  const port = await listen(server, config).catch(async (error: unknown) => {
+    await runtime.close();
+    await store.close();
+    throw error;
+  });
   worker.start();
-  const server = createHttpServer(app, config).listen(config.PORT, config.HOST);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
   // A wildcard address is not one a client can dial; an IPv6 literal needs brackets in a URL.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${port}`;

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
+import { ORG_ID } from '../../test/salesforce/support/outbound-message-builder.ts';
+import { benchNodeFlags } from './production-node-flags.ts';
 
 /**
  * The real process entry (`node src/server.ts`) as a child, the way an operator runs it, in a
@@ -21,11 +22,28 @@ export interface BridgeChild {
   stop(): Promise<void>;
 }
 
+/**
+ * The settings of a benchmarked bridge: the org the messages come from, Momentum at the fake
+ * with pacing at `rateLimit`, the store at `databaseUrl` (SQLite in the working directory when
+ * undefined), and otherwise the defaults. The inbound rate limit is off: one loopback address
+ * sends everything, where Salesforce sends from many.
+ */
+export function bridgeEnv(momentumUrl: string, rateLimit: string, databaseUrl: string | undefined): Record<string, string> {
+  return {
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    SALESFORCE_ORG_IDS: ORG_ID,
+    MOMENTUM_API_BASE_URL: momentumUrl,
+    MOMENTUM_RECEIVER_URL: momentumUrl,
+    MOMENTUM_API_KEY: 'bench-key',
+    MOMENTUM_RATE_LIMIT: rateLimit,
+    INBOUND_RATE_LIMIT: 'off',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  };
+}
+
 export async function startBridgeProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<BridgeChild> {
   const cwd = mkdtempSync(path.join(tmpdir(), 'bench-bridge-'));
-  // BENCH_CPU_PROF=<dir>: the bridge writes a V8 CPU profile there when it exits.
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, ...profile, serverEntry], {
+  const child = spawn(process.execPath, [...benchNodeFlags(), serverEntry], {
     cwd,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

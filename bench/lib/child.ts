@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 
-import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
+import { benchNodeFlags } from './production-node-flags.ts';
 
 /**
  * Runs a server under test in its own process, so it has a core to itself while the load
@@ -17,7 +17,6 @@ export interface ChildMessage {
 
 export interface BenchChild {
   url: string;
-  process: ChildProcess;
   /** Sends a request and resolves with the child's first answer of `replyType`. */
   ask(message: ChildMessage, replyType: string, timeoutMs?: number): Promise<ChildMessage>;
   /** Graceful stop; SIGKILL if the child does not exit within the deadline. */
@@ -27,8 +26,7 @@ export interface BenchChild {
 export async function startChild(script: string, args: string[], env: Record<string, string> = {}, readyTimeoutMs = 30_000): Promise<BenchChild> {
   const child = fork(script, args, {
     env: { PATH: process.env.PATH ?? '', ...env },
-    // BENCH_CPU_PROF=<dir>: each server under test writes a V8 CPU profile there (open it in Chrome DevTools).
-    execArgv: [...PRODUCTION_NODE_FLAGS, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+    execArgv: benchNodeFlags(),
     // The servers' own logs are not the measurement: they go nowhere, as they would to a log shipper.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -45,7 +43,6 @@ export async function startChild(script: string, args: string[], env: Record<str
 
   return {
     url,
-    process: child,
     ask,
     async stop(timeoutMs = 60_000) {
       if (child.exitCode !== null || child.signalCode !== null) return undefined;

@@ -13,8 +13,7 @@ import type { Store } from '../../src/store/types.ts';
 import { benchLogger } from './null-logger.ts';
 import { PRODUCTION_NODE_FLAGS } from './production-node-flags.ts';
 import { remapJobBatches } from './remap-jobs.ts';
-import { peakRss, startRssSampler } from './rss-sampler.ts';
-import { type Distribution, distribution, mb, perSecond } from './stats.ts';
+import { type Distribution, distribution, mb, peakRss, perSecond } from './stats.ts';
 
 /**
  * The backlog benchmark's measurements: 1 000 000 pending remap jobs in a SQLite file, made as
@@ -68,7 +67,6 @@ export interface DeepQueueResult {
 }
 
 async function fill(file: string, total: number): Promise<FillResult> {
-  const sampler = startRssSampler(25);
   const store = await openStore(`sqlite:${file}`, { logger: benchLogger() });
   const checkpoints = [1_000, 10_000, 100_000, 250_000, 500_000, 750_000, total].filter((depth, index, all) => depth <= total && all.indexOf(depth) === index);
   const rssByDepth: FillResult['rssByDepth'] = [];
@@ -78,14 +76,15 @@ async function fill(file: string, total: number): Promise<FillResult> {
     await store.enqueue(batch);
     const before = depth;
     depth += batch.length;
-    const rss = sampler.sample();
     for (const checkpoint of checkpoints) {
-      if (before < checkpoint && depth >= checkpoint) rssByDepth.push({ depth: checkpoint, rssMb: mb(rss), heapMb: mb(process.memoryUsage().heapTotal) });
+      if (before < checkpoint && depth >= checkpoint) {
+        const { rss, heapTotal } = process.memoryUsage();
+        rssByDepth.push({ depth: checkpoint, rssMb: mb(rss), heapMb: mb(heapTotal) });
+      }
     }
   }
   const ms = performance.now() - started;
   const peakRssMb = mb(peakRss());
-  sampler.stop();
   // What the process really holds at this depth, as opposed to heap V8 reserved and has not shrunk yet.
   (globalThis as { gc?: () => void }).gc?.();
   const liveHeapAfterGcMb = mb(process.memoryUsage().heapUsed);

@@ -7,10 +7,10 @@ import express from 'express';
 import { OUTBOUND_MESSAGE_PATH } from '../../routes/salesforce.ts';
 import { createApp } from '../../src/app.ts';
 import { openInstrumentedStore } from '../../src/bridge.ts';
-import { parseConfig } from '../../src/core/config.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { createHttpServer } from '../../src/http/http-server.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE } from '../../src/salesforce/soap-replies.ts';
+import { parseConfig } from '../../src/settings.ts';
 import { ORG_ID } from '../../test/salesforce/support/outbound-message-builder.ts';
 import { serveChild } from './child.ts';
 

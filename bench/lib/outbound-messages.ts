@@ -1,3 +1,6 @@
+import type { Agent } from 'undici';
+
+import { OUTBOUND_MESSAGE_PATH } from '../../routes/salesforce.ts';
 import { outboundMessage } from '../../test/salesforce/support/outbound-message-builder.ts';
 
 /**
@@ -59,4 +62,22 @@ export function createMessageFactory(notificationsPerMessage: number, firstSeque
       .join('');
     return { xml, recordIds };
   };
+}
+
+/** The headers Salesforce sends an Outbound Message with. */
+export const OUTBOUND_HEADERS = { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' };
+
+/** POSTs one Outbound Message to a bridge and reads the whole reply; throws unless it is acknowledged (200). */
+export async function postOutboundMessage(agent: Agent, bridgeUrl: string, xml: string): Promise<void> {
+  const response = await agent.request({
+    origin: bridgeUrl,
+    path: OUTBOUND_MESSAGE_PATH,
+    method: 'POST',
+    headers: OUTBOUND_HEADERS,
+    body: xml,
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
+  await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`bridge answered ${response.statusCode}`);
 }

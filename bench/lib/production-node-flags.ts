@@ -6,3 +6,9 @@
  * 100 MB under a fast enqueue).
  */
 export const PRODUCTION_NODE_FLAGS = ['--max-old-space-size=384'] as const;
+
+/** Every benchmarked process's node flags; BENCH_CPU_PROF=<dir> adds a V8 CPU profile written there at exit (open it in Chrome DevTools). */
+export const benchNodeFlags = (): string[] => [
+  ...PRODUCTION_NODE_FLAGS,
+  ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+];

@@ -25,6 +25,11 @@ export interface Table {
   rows: Array<Array<string | number>>;
 }
 
+/** A table whose every column is named next to the value it shows, one row per item. */
+export function tableOf<T>(title: string, items: readonly T[], columns: ReadonlyArray<readonly [string, (item: T) => string | number]>): Table {
+  return { title, columns: columns.map(([name]) => name), rows: items.map((item) => columns.map(([, value]) => value(item))) };
+}
+
 export interface Machine {
   cpu: string;
   cores: number;
@@ -61,11 +66,24 @@ export function machine(): Machine {
   };
 }
 
-export function writeResult(result: BenchResult): string {
+/** What a benchmark measures; `measure` adds when and where it ran. */
+export type Measurement = Pick<BenchResult, 'settings' | 'targets' | 'tables' | 'notes'>;
+
+/** Runs `run` and dates it: the start, the duration and the machine go with the figures. */
+export async function measure(name: string, title: string, run: () => Promise<Measurement>): Promise<BenchResult> {
+  const startedAt = new Date();
+  const machineInfo = machine();
+  const measured = await run();
+  return { name, title, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), machine: machineInfo, ...measured };
+}
+
+/** A benchmark run on its own (`npm run bench:<name>`): its result as bench/results/<name>.json for run-all.ts, and as Markdown on stdout. */
+export function reportResult(result: BenchResult): void {
   mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${result.name}.json`);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-  return file;
+  console.log(`wrote ${file}\n`);
+  console.log(renderMarkdown([result], result.startedAt));
 }
 
 /** A target row with its ratio and pass/fail worked out from the numbers, never typed in. */

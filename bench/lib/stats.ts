@@ -39,6 +39,9 @@ export const perSecond = (count: number, ms: number): number => (ms > 0 ? (count
 
 export const mb = (bytes: number): number => bytes / (1024 * 1024);
 
+/** The process's lifetime peak RSS in bytes, as the kernel counts it: it catches peaks inside one turn of the event loop. */
+export const peakRss = (): number => process.resourceUsage().maxRSS * 1024;
+
 /** Runs `task` `concurrency` times in parallel until `next()` returns undefined. */
 export async function runPool<T>(concurrency: number, next: () => T | undefined, task: (item: T) => Promise<void>): Promise<void> {
   const lane = async () => {

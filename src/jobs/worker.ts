@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
-import { type Logger, requestContext } from '../core/logger.ts';
-import type { Job, Store } from '../store/types.ts';
+import { requestContext } from '../core/logger.ts';
+import type { Job } from '../store/types.ts';
 import { type ActiveJob, drainActiveJobs } from './active-jobs.ts';
 import { startLeaseKeeper } from './lease-keeper.ts';
-import type { Pacer } from './pacer.ts';
+import { giveBackSlots, supersededWhileWaiting } from './put-back.ts';
 import { createRecentPace } from './recent-pace.ts';
-import type { JobRegistry } from './registry.ts';
-import { type JobFinishedEvent, messageOf, runJob } from './run-job.ts';
+import { messageOf, runJob } from './run-job.ts';
+import type { Worker, WorkerOptions } from './worker-options.ts';
+
+export type { Worker, WorkerOptions } from './worker-options.ts';
 
 /**
  * The worker: claims jobs from the store and runs them, at most `concurrency` at once.
@@ -33,51 +35,6 @@ import { type JobFinishedEvent, messageOf, runJob } from './run-job.ts';
  * worker sleeps until the next slot frees. Nothing is claimed just to be put back.
  */
 
-export interface WorkerOptions {
-  store: Store;
-  registry: JobRegistry;
-  logger: Logger;
-  /** WORKER_CONCURRENCY: jobs run at once by this worker. */
-  concurrency: number;
-  /**
-   * WORKER_PREFETCH: most jobs claimed ahead of need, waiting for a free slot (default 32). Each
-   * claim and each outcome is a write; with jobs waiting, a finished slot starts the next one at
-   * once, and the queue is refilled in chunks once half of it is gone, each claim sharing its
-   * commit with the outcomes stored meanwhile (see sqlite/group-commit.ts). 0 claims only for
-   * free slots.
-   */
-  prefetch?: number;
-  /** Claims ahead no more jobs than finished within this window (default 50 ms): see recent-pace.ts. */
-  prefetchWindowMs?: number;
-  /** RETRY_SCHEDULE in ms. */
-  retrySchedule: readonly number[];
-  /** How long a claim holds a job; extended every third of it while the job runs. */
-  leaseMs: number;
-  /** Lease owner; defaults to host:pid:random so two processes on one host never share one. */
-  owner?: string;
-  now?: () => number;
-  random?: () => number;
-  /** Longest idle wait before looking at the queue again (catches other processes' expired leases). */
-  maxIdleMs?: number;
-  onJobFinished?: (event: JobFinishedEvent) => void;
-  /** Every claim's jobs, for metrics (claims per delivered call, time waited for the budget). */
-  onJobsClaimed?: (jobs: readonly Job[], at: number) => void;
-  /**
-   * The budgets of paced jobs. Without it, jobs are claimed in priority order with no regard to
-   * any budget (tools and tests that run no paced work).
-   */
-  pacer?: Pacer;
-}
-
-export interface Worker {
-  readonly owner: string;
-  start(): void;
-  /** Stops claiming, waits up to `deadlineMs` for running jobs, aborts the rest and releases their leases. */
-  stop(deadlineMs: number): Promise<void>;
-  isRunning(): boolean;
-  activeCount(): number;
-}
-
 const MIN_IDLE_MS = 25;
 /**
  * Enough waiting jobs to cover a few milliseconds of a fast drain while the next claim commits:
@@ -94,6 +51,7 @@ export function createWorker(options: WorkerOptions): Worker {
   const prefetch = options.prefetch ?? PREFETCH_DEFAULT;
   const pace = createRecentPace(prefetch, options.prefetchWindowMs ?? PREFETCH_WINDOW_DEFAULT_MS);
   const deps = { ...options, owner, now, random: options.random ?? Math.random };
+  const putBack = { store, logger, owner, now };
   // Started jobs until their outcome is stored (drained by stop(), kept leased)…
   const active = new Map<number, ActiveJob>();
   // …those whose handler still runs: the slots counted against `concurrency`…
@@ -150,7 +108,7 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       if (jobs.length > 0) notifyClaimed(jobs);
       // Claimed while stop() began: not started, stop() releases their leases (after their call slots).
-      if (state !== 'running') return giveBackSlots(jobs);
+      if (state !== 'running') return giveBackSlots(putBack, jobs);
       for (const job of jobs) {
         // Its lease expired while this worker still holds it (the lease keeper could not reach the
         // store): the claim renewed the lease, and the run or wait already under way goes on.
@@ -200,7 +158,7 @@ export function createWorker(options: WorkerOptions): Worker {
       wake();
     };
     // A job that waited may have been superseded meanwhile: a newer job of its key is pending.
-    const superseded = waited && job.coalesceKey !== null ? supersededWhileWaiting(job) : Promise.resolve(false);
+    const superseded = waited && job.coalesceKey !== null ? supersededWhileWaiting(putBack, job) : Promise.resolve(false);
     entry.done = superseded
       .then((skip) => (skip ? undefined : runJob(deps, job, { signal: controller.signal, isAbandoned: () => entry.abandoned, release })))
       .catch((error: unknown) => {
@@ -210,45 +168,6 @@ export function createWorker(options: WorkerOptions): Worker {
         active.delete(job.id);
         release();
       });
-  }
-
-  /**
-   * Coalescing holds for jobs claimed ahead as for pending ones: a job that waited while a newer
-   * job of its key was enqueued steps aside without being sent. Going back to the queue does it:
-   * the store supersedes a job returning to pending when its key has a pending job (SQL.finish).
-   */
-  async function supersededWhileWaiting(job: Job): Promise<boolean> {
-    const newer = await store.pendingOfKey(job.coalesceKey as string);
-    if (newer === undefined) return false;
-    await store.finish({
-      jobId: job.id,
-      leaseOwner: owner,
-      outcome: { state: 'deferred', runAt: now() },
-      ...(job.rateKey !== null && { rateSlot: 'refund' as const }),
-    });
-    logger.info('job superseded while it waited to run', { owner, jobId: job.id, kind: job.kind, supersededBy: newer });
-    return true;
-  }
-
-  /**
-   * Paced jobs claimed but never started made no call: their slots go back to the budget, and the
-   * jobs to the queue. Left to releaseLeases they would keep their slots for a whole window, and a
-   * rolling restart would waste part of the budget. A slot not given back (the store failed) is
-   * only budget unused, never a call over the limit.
-   */
-  async function giveBackSlots(jobs: readonly Job[]): Promise<void> {
-    const paced = jobs.filter((job) => job.rateKey !== null);
-    await Promise.all(
-      paced.map((job) =>
-        store.finish({ jobId: job.id, leaseOwner: owner, outcome: { state: 'deferred', runAt: now() }, rateSlot: 'refund' }).catch((error: unknown) => {
-          logger.warn('giving back the call slot of a job never started failed; the slot frees at the end of its window', {
-            owner,
-            jobId: job.id,
-            error: messageOf(error),
-          });
-        }),
-      ),
-    );
   }
 
   async function armFromQueue(): Promise<void> {
@@ -294,7 +213,7 @@ export function createWorker(options: WorkerOptions): Worker {
         // Never started: releaseLeases below puts them back in the queue, once their slots are given back.
         const notStarted = waiting.map((entry) => entry.job);
         waiting = [];
-        await giveBackSlots(notStarted);
+        await giveBackSlots(putBack, notStarted);
         const abandoned = await drainActiveJobs(active, deadlineMs);
         stopLeaseKeeper();
         let released = 0;

@@ -1,7 +1,9 @@
 import winston from 'winston';
 
+import { ConfigError } from '../core/config.ts';
 import { AppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import { storeOpenProblem } from './open-failure.ts';
 import { openPostgresStore } from './postgres/store.ts';
 import { openSqliteStore } from './sqlite/store.ts';
 import type { Store } from './types.ts';
@@ -19,8 +21,19 @@ export interface OpenStoreOptions {
  * returned here is ready to use (calling `migrate()` again is harmless).
  * - `sqlite:<path>` (directory created), `sqlite::memory:`
  * - `postgres://…` / `postgresql://…`; `?schema=name` selects the schema (the `schema` option wins)
+ * A database out of reach (refused, unknown database or role, a file that cannot be written)
+ * fails as a ConfigError naming DATABASE_URL and what is wrong, in one line (open-failure.ts).
  */
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
+  try {
+    return await openEngine(databaseUrl, options);
+  } catch (error) {
+    const problem = storeOpenProblem(error, databaseUrl);
+    throw problem === undefined ? error : new ConfigError([problem], { cause: error });
+  }
+}
+
+async function openEngine(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {
   const logger = options.logger ?? winston.createLogger({ silent: true });
   if (databaseUrl.startsWith('sqlite:')) {
     const location = databaseUrl.slice('sqlite:'.length);

@@ -5,10 +5,10 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/core/config.ts';
 import { AppError } from '../../src/core/errors.ts';
 import { authFailureLimit, recordAuthFailure } from '../../src/http/auth-failure-limit.ts';
 import { jsonErrorHandler } from '../../src/http/error-handler.ts';
+import { parseConfig } from '../../src/settings.ts';
 import { eventNotification, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { type Harness, startHarness } from '../salesforce/support/salesforce-route-harness.ts';
 import { readFault } from '../salesforce/support/soap-reply-reader.ts';

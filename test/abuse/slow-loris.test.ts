@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../src/core/config.ts';
+import { parseConfig } from '../../src/settings.ts';
 import { type BridgeHarness, startBridgeHarness } from '../metrics/support/metrics-bridge.ts';
 import { storedCounts } from '../support/stored-rows.ts';
 

@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { ConfigError, parseConfig } from '../../src/core/config.ts';
+import { ConfigError, parseConfig } from '../../src/settings.ts';
 import { notifications, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { expectRefused, type Harness, startHarness } from '../salesforce/support/salesforce-route-harness.ts';
 import { storedCounts } from '../support/stored-rows.ts';

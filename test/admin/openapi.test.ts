@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { adminRouter } from '../../routes/admin.ts';
 import { openApiPath } from '../../src/admin/route-spec.ts';
 import type { CalendarManager } from '../../src/calendar/calendar-manager.ts';
-import { parseConfig } from '../../src/core/config.ts';
+import { parseConfig } from '../../src/settings.ts';
 import type { Store } from '../../src/store/types.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { type AdminApp, KEY, startAdminApp } from './support/admin-app.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
+import { metricSum } from '../../bench/lib/bridge-metrics.ts';
 import { analyseBurst, type BurstCall } from '../../bench/lib/burst-analysis.ts';
 import { burstMessage, burstStateOf } from '../../bench/lib/burst-messages.ts';
-import { metricSum } from '../../bench/lib/prometheus-text.ts';
-import { createSlidingWindow } from '../../bench/lib/sliding-window.ts';
+import { createSlidingWindow } from '../../bench/lib/momentum-fake.ts';
 import { builtInRules } from '../../src/mapping/default-rules.ts';
 import { remapCoalesceKey } from '../../src/momentum/remap-coalesce-key.ts';
 import type { RemapRequest } from '../../src/momentum/schemas.ts';

@@ -4,9 +4,9 @@ import { parseEnv } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig, settingMeta, settingNames } from '../../src/core/config.ts';
+import { parseConfig, settingMeta, settingNames } from '../../src/settings.ts';
 
-/* The schema is read at test time, so a setting added to src/config.ts without its line here fails
+/* The schema is read at test time, so a setting added to a folder's settings.ts without its line here fails
  * this test. `npm run docs:settings` regenerates the file from the schema. */
 const envExample = readFileSync(path.resolve(import.meta.dirname, '../../.env.example'), 'utf8');
 const lines = envExample.split('\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig, secretValues, settingMeta, settingNames } from '../../src/core/config.ts';
+import { parseConfig, secretValues, settingMeta, settingNames } from '../../src/settings.ts';
 
 describe('secretValues', () => {
   it('when every setting marked secret in the schema is set, then each value (each item of a list) is a secret, and nothing else is', () => {
@@ -49,5 +49,24 @@ describe('secretValues', () => {
       ]),
     );
     expect(values).not.toContain('bridge@example.com');
+  });
+});
+
+describe('secretValues: DATABASE_URL', () => {
+  it('when DATABASE_URL holds a password, then the password (as written and decoded) is a secret and the rest of the URL is not', () => {
+    // Arrange
+    const config = parseConfig({ DATABASE_URL: 'postgres://bridge:p%40ss-w0rd@db.internal:5432/bridge' });
+
+    // Act
+    const values = secretValues(config);
+
+    // Assert
+    expect(values).toEqual(expect.arrayContaining(['p%40ss-w0rd', 'p@ss-w0rd']));
+    expect(values.some((value) => value.includes('db.internal') || value.includes('bridge'))).toBe(false);
+  });
+
+  it('when DATABASE_URL is SQLite or has no password, then it adds no secret', () => {
+    expect(secretValues(parseConfig({ DATABASE_URL: 'sqlite:data/bridge.db' }))).toEqual([]);
+    expect(secretValues(parseConfig({ DATABASE_URL: 'postgres://bridge@db.internal:5432/bridge' }))).toEqual([]);
   });
 });

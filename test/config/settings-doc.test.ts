@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { renderSettingsTable, settingsSection } from '../../scripts/settings-docs.ts';
-import { settingNames } from '../../src/core/config.ts';
+import { settingNames } from '../../src/settings.ts';
 
 const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
 

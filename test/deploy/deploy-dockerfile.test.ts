@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { PRODUCTION_NODE_FLAGS } from '../../bench/lib/production-node-flags.ts';
-import { settingNames } from '../../src/core/config.ts';
+import { settingNames } from '../../src/settings.ts';
 import { killAllBridges, spawnBridge } from '../support/spawn-bridge.ts';
 import { deployDir, dockerfileInstructions, repoRoot } from './support/deploy-files.ts';
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
-import { configSchema, settingMeta, settingNames } from '../../src/core/config.ts';
+import { configSchema, settingMeta, settingNames } from '../../src/settings.ts';
 import { buildApp } from '../support/app-harness.ts';
 import { deployYamlFiles, isBridgeImage, type Yaml } from './support/deploy-files.ts';
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 
 import { adminRouter } from '../../routes/admin.ts';
 import { keyFingerprint } from '../../src/admin/api-keys.ts';
-import { parseConfig } from '../../src/core/config.ts';
 import { googleCalendarManager } from '../../src/google/calendar-manager.ts';
 import { createChannelManager } from '../../src/google/channels.ts';
+import { parseConfig } from '../../src/settings.ts';
 import type { Store } from '../../src/store/types.ts';
 import { KEY, startAdminApp } from '../admin/support/admin-app.ts';
 import { listenRouters } from '../support/app-harness.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { ConfigError, parseConfig, secretValues } from '../../src/core/config.ts';
 import { createGoogleRuntime } from '../../src/google/google-runtime.ts';
+import { ConfigError, parseConfig, secretValues } from '../../src/settings.ts';
 import { createSqlChannelStore } from '../../src/store/sql-channel-store.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { testKeyPair, testServiceAccountKey } from './support/service-account-key.ts';

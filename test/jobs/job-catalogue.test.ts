@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { parseConfig } from '../../src/core/config.ts';
 import { JOB_CATALOGUE, JOB_KIND_NAMES } from '../../src/job-catalogue.ts';
 import { createJobHandlers } from '../../src/job-handlers.ts';
 import { defineJobKind } from '../../src/jobs/job-kind.ts';
 import { mapEventJob, mapEventKind } from '../../src/mapping/map-event-job.ts';
 import { importJob, remapKind } from '../../src/momentum/delivery-jobs.ts';
+import { parseConfig } from '../../src/settings.ts';
 import type { Job } from '../../src/store/types.ts';
 import { testServiceAccountKey } from '../google/support/service-account-key.ts';
 import { captureLogs } from '../support/log-capture.ts';

@@ -2,8 +2,8 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
 import { createApp } from '../../src/app.ts';
-import { parseConfig } from '../../src/core/config.ts';
 import { createPrometheusMetrics } from '../../src/metrics/prometheus-metrics.ts';
+import { parseConfig } from '../../src/settings.ts';
 import { captureLogs } from '../support/log-capture.ts';
 
 const TOKEN = 'scrape-token-0123456789abcdef';

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 
 import { createApp } from '../../src/app.ts';
 import { type RunningBridge, startBridge } from '../../src/bridge.ts';
-import { parseConfig } from '../../src/core/config.ts';
 import { bridgeReadiness } from '../../src/http/readiness-checks.ts';
 import { createJobRegistry } from '../../src/jobs/registry.ts';
 import { createWorker, type Worker } from '../../src/jobs/worker.ts';
+import { parseConfig } from '../../src/settings.ts';
 import type { Store } from '../../src/store/types.ts';
 import { eventNotification, notificationId, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { ConfigError, parseConfig } from '../../src/core/config.ts';
 import { createGraphClient } from '../../src/microsoft/graph-client.ts';
 import { createMicrosoftRuntime, graphScope } from '../../src/microsoft/microsoft-runtime.ts';
 import { createSubscriptionManager } from '../../src/microsoft/subscriptions.ts';
+import { ConfigError, parseConfig } from '../../src/settings.ts';
 import type { GraphSubscription, SubscriptionStore } from '../../src/store/subscription-store.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { captureLogs } from '../support/log-capture.ts';

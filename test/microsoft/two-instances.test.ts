@@ -4,8 +4,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import { type RunningBridge, startBridge } from '../../src/bridge.ts';
-import { parseConfig } from '../../src/core/config.ts';
 import { createMicrosoftRuntime } from '../../src/microsoft/microsoft-runtime.ts';
+import { parseConfig } from '../../src/settings.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { startFakeMomentum } from '../fakes/fake-momentum.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';

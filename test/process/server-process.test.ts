@@ -47,6 +47,41 @@ describe('node src/server.ts', () => {
     expect(bridge.logs.some((line) => line.message === 'bridge listening')).toBe(false);
   });
 
+  it('when a secret setting is invalid, then the lines on stderr name it and its fault but never show its value', async () => {
+    // Arrange
+    const env = { ADMIN_API_KEYS: 'admin-key-long-enough-1,shortkey9', CALENDAR_WEBHOOK_SECRETS: 'mysecret', MOMENTUM_API_KEY: 'mk live' };
+
+    // Act
+    const bridge = launchBridge({ env });
+    const exit = await bridge.exited;
+
+    // Assert
+    expect(exit.code).toBe(1);
+    const stderr = bridge.stderr();
+    expect(stderr).toContain('ADMIN_API_KEYS: each admin key needs at least 16 characters; entry 2 of 2 has 9 characters (not shown: secret)');
+    expect(stderr).toContain('CALENDAR_WEBHOOK_SECRETS: each secret must be whsec_ followed by base64 (at least 12 bytes); entry 1 of 1 has 8 characters');
+    expect(stderr).toContain('MOMENTUM_API_KEY: must be one token');
+    for (const value of ['shortkey9', 'admin-key-long-enough-1', 'mysecret', 'mk live']) expect(stderr).not.toContain(value);
+  });
+
+  it('when a setting is misspelt, then it starts anyway and logs a warning naming the nearest setting, never the value', async () => {
+    // Arrange
+    const env = { MAPPING_RULES: '/etc/bridge/rules.json', MOMENTUM_APIKEY: 'mk_live_should_not_show' };
+
+    // Act
+    const bridge = await spawnBridge({ env });
+
+    // Assert
+    expect((await fetch(`${bridge.url}/healthz`)).status).toBe(200);
+    const warnings = bridge.logs.filter((line) => line.message === 'unknown setting ignored');
+    expect(warnings).toEqual([
+      expect.objectContaining({ level: 'warn', setting: 'MAPPING_RULES', didYouMean: 'MAPPING_FILE' }),
+      expect.objectContaining({ level: 'warn', setting: 'MOMENTUM_APIKEY', didYouMean: 'MOMENTUM_API_KEY' }),
+    ]);
+    expect(bridge.stdout()).not.toContain('mk_live_should_not_show');
+    expect(bridge.stdout()).not.toContain('/etc/bridge/rules.json');
+  });
+
   it('when NODE_ENV=production lacks MOMENTUM_API_KEY, then it exits 1 naming it', async () => {
     // Arrange
     const bridge = launchBridge({ env: { NODE_ENV: 'production' } });
@@ -57,6 +92,20 @@ describe('node src/server.ts', () => {
     // Assert
     expect(exit.code).toBe(1);
     expect(bridge.stderr()).toMatch(/MOMENTUM_API_KEY: required when NODE_ENV=production/);
+  });
+
+  it('when a required setting is missing because its name is misspelt, then the refusal says which name was meant', async () => {
+    // Arrange
+    const bridge = launchBridge({ env: { NODE_ENV: 'production', MOMENTUM_APIKEY: 'mk_live_should_not_show' } });
+
+    // Act
+    const exit = await bridge.exited;
+
+    // Assert
+    expect(exit.code).toBe(1);
+    expect(bridge.stderr()).toMatch(/MOMENTUM_API_KEY: required when NODE_ENV=production/);
+    expect(bridge.stderr()).toContain('crm-sync-bridge: unknown setting MOMENTUM_APIKEY ignored (did you mean MOMENTUM_API_KEY?)');
+    expect(bridge.stderr()).not.toContain('mk_live_should_not_show');
   });
 
   it('when a .env file is in the working directory, then it is read, and the real environment wins over it', async () => {

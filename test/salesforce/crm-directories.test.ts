@@ -5,8 +5,8 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { ConfigError, parseConfig, secretValues } from '../../src/core/config.ts';
 import { createCrmDirectories } from '../../src/crm-directories.ts';
+import { ConfigError, parseConfig, secretValues } from '../../src/settings.ts';
 import { type FakeSalesforce, startFakeSalesforce } from '../fakes/fake-salesforce.ts';
 import { captureLogs } from '../support/log-capture.ts';
 

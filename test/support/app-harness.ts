@@ -1,10 +1,10 @@
 import express, { type Router } from 'express';
 
 import { type AppDeps, createApp } from '../../src/app.ts';
-import { type Config, parseConfig, secretValues } from '../../src/core/config.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { jsonErrorHandler, jsonNotFound } from '../../src/http/error-handler.ts';
 import type { ReadinessCheck } from '../../src/http/readiness-checks.ts';
+import { type Config, parseConfig, secretValues } from '../../src/settings.ts';
 import type { Store } from '../../src/store/types.ts';
 import { listenOnLoopback, type LoopbackServer } from './listen-on-loopback.ts';
 import { captureLogs, type LogCapture } from './log-capture.ts';

@@ -1,5 +1,5 @@
 import { type RunningBridge, startBridge } from '../../src/bridge.ts';
-import { type Config, parseConfig, secretValues } from '../../src/core/config.ts';
+import { type Config, parseConfig, secretValues } from '../../src/settings.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/types.ts';
 import { captureLogs, type LogCapture } from './log-capture.ts';

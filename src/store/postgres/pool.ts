@@ -103,7 +103,9 @@ export function createPgDatabase(settings: PgSettings): PgDatabase {
         const outcome = await attempt(work).catch((error: unknown) => ({ error, retry: isConnectionError(error) }));
         if ('value' in outcome) return outcome.value;
         if (!outcome.retry || round >= ATTEMPTS) throw outcome.error;
-        logger.warn('postgres transaction retried', { round, error: outcome.error });
+        // Code and message only: a refused or dropped connection has no stack worth a line of its own.
+        const { code, message } = (outcome.error ?? {}) as { code?: unknown; message?: unknown };
+        logger.warn('postgres transaction retried', { round, error: { code, message: String(message) } });
         await delay(25 * round);
       }
     },

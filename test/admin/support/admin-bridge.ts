@@ -1,7 +1,7 @@
 import { createApp } from '../../../src/app.ts';
 import { openInstrumentedStore, workerFromConfig } from '../../../src/bridge.ts';
-import { parseConfig, secretValues } from '../../../src/core/config.ts';
 import { createJobHandlers, MOMENTUM_RATE_KEY } from '../../../src/job-handlers.ts';
+import { parseConfig, secretValues } from '../../../src/settings.ts';
 import type { Store } from '../../../src/store/types.ts';
 import type { FakeMomentum } from '../../fakes/fake-momentum.ts';
 import { listenOnLoopback } from '../../support/listen-on-loopback.ts';

@@ -1,7 +1,6 @@
 import { calendarEventsRouter } from '../../../routes/calendar-events.ts';
 import { googleCalendarRouter } from '../../../routes/google-calendar.ts';
 import { calendarMappers } from '../../../src/calendar/calendar-mappers.ts';
-import { parseConfig } from '../../../src/core/config.ts';
 import type { GoogleScheduler } from '../../../src/google/channel-scheduler.ts';
 import { createGoogleRuntime, type GoogleRuntime } from '../../../src/google/google-runtime.ts';
 import { createJobRegistry } from '../../../src/jobs/registry.ts';
@@ -11,6 +10,7 @@ import { createMapEventHandler } from '../../../src/mapping/map-event-handler.ts
 import { MAP_EVENT_JOB } from '../../../src/mapping/map-event-job.ts';
 import { createMomentumClient } from '../../../src/momentum/client.ts';
 import { createRemapHandler } from '../../../src/momentum/delivery-handlers.ts';
+import { parseConfig } from '../../../src/settings.ts';
 import type { Store } from '../../../src/store/types.ts';
 import { WEBHOOK_SECRET } from '../../calendar/support/signed-events.ts';
 import type { FakeGoogle } from '../../fakes/fake-google.ts';

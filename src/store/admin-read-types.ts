@@ -1,0 +1,104 @@
+import type { EventState } from './inbox-types.ts';
+import type { Job, JobState, PriorityClass } from './job-types.ts';
+
+/** What operators and the metrics read from the store: statistics, listings, activity, replays. */
+
+/** What the metrics and the admin stats read: one consistent pass over the jobs table. */
+export interface StoreStats {
+  /** The clock the ages and the 24 h window were computed against. */
+  at: number;
+  /** Jobs per kind and state; pairs with no job are absent. */
+  counts: Array<{ kind: string; state: JobState; count: number }>;
+  /** Per kind with pending jobs: its oldest pending job's creation time and age. */
+  oldestPending: Array<{ kind: string; createdAt: number; ageMs: number }>;
+  /** Per kind: jobs that ended dead in the 24 h before `at` (by the time they ended). */
+  deadLast24h: Array<{ kind: string; count: number }>;
+  /** Pending jobs per priority class and kind: what goes first under a backlog. */
+  pendingByPriority: Array<{ kind: string; priority: PriorityClass; count: number }>;
+}
+
+/** A keyset position: rows strictly past it in the listing order. */
+export interface ListPosition {
+  at: number;
+  id: number;
+}
+
+/** Filters of a job listing (admin read model); every field narrows, all optional. */
+export interface JobFilter {
+  kinds?: readonly string[];
+  states?: readonly JobState[];
+  /** createdAt ≥ since. */
+  createdSince?: number;
+  /** createdAt < until. */
+  createdUntil?: number;
+  coalesceKey?: string;
+  eventId?: number;
+  replayOf?: number;
+  /** The payload's JSON text contains this text, case-sensitively (a Salesforce id). */
+  payloadContains?: string;
+  /** Text in chosen fields of the payload, ignoring ASCII case (an operator's search). */
+  payloadSearch?: PayloadSearch;
+  /** Only jobs no other job replays yet (bulk replay must not send one delivery twice). */
+  notReplayed?: boolean;
+}
+
+/**
+ * A search of a job's payload: `text` inside one of `fields`, with A-Z and a-z alike and every
+ * other character as it is (both engines fold ASCII only, so they find the same jobs).
+ */
+export interface PayloadSearch {
+  text: string;
+  /**
+   * The values searched, each the string at one JSON path (keys from the payload's root: letters,
+   * digits and _), or at several joined with ':' (a source's `TYPE:id`). The values are joined by
+   * a newline, so text without one never matches across two of them.
+   */
+  fields: ReadonlyArray<ReadonlyArray<readonly string[]>>;
+}
+
+export interface JobListQuery extends JobFilter {
+  /** `newest` (default): createdAt, id descending; `oldest`: ascending. */
+  order?: 'newest' | 'oldest';
+  after?: ListPosition;
+  limit: number;
+}
+
+export interface EventListQuery {
+  sources?: readonly string[];
+  states?: readonly EventState[];
+  receivedSince?: number;
+  receivedUntil?: number;
+  /** Newest first (receivedAt, id descending); `after` continues past this row. */
+  after?: ListPosition;
+  limit: number;
+}
+
+/** Buckets of activity: [since, until) cut into pieces of bucketMs from since (the last may be shorter). */
+export interface ActivityQuery {
+  since: number;
+  until: number;
+  bucketMs: number;
+  /** The job kinds counted as deliveries. */
+  kinds: readonly string[];
+}
+
+/** One bucket: inbound events received in it, and jobs of the kinds asked for that reached each ended state in it. */
+export interface ActivityBucket {
+  /** Epoch ms: since + n × bucketMs. */
+  start: number;
+  inbound: number;
+  succeeded: number;
+  dead: number;
+  skipped: number;
+  superseded: number;
+}
+
+/**
+ * Which existing replay of a job stops a new one: `anyReplay` (bulk replay: each delivery is
+ * replayed once, so running it again continues with the rest) or `activeReplay` (only a replay
+ * still pending or running: an operator may replay again once the last replay has ended).
+ */
+export type ReplayGuard = 'anyReplay' | 'activeReplay';
+
+/** One replay asked of enqueueReplays: the one made, or the existing replay that stood in the way. */
+export type ReplayResult = { replayOf: number; created: Job } | { replayOf: number; existingReplayId: number };
