@@ -32,7 +32,7 @@ const PACED_KINDS = ['remap', 'import'] as const;
 const UNFINISHED_KINDS = ['map-event', ...PACED_KINDS] as const;
 
 const LIMIT = parseLimit(LIMIT_TEXT);
-/** ⌈K/N⌉·W: the least time K calls take under N per W (the brief's "theoretical minimum"). */
+/** ⌈K/N⌉·W: the least time K calls take under N per W (the theoretical minimum no pacer can beat). */
 const LEAST_MS = Math.ceil(MEETINGS / LIMIT.requests) * LIMIT.windowMs;
 /** Bounded: the least time, three windows more, and half a minute for processes to start and stop. */
 const DEADLINE_MS = LEAST_MS + 3 * LIMIT.windowMs + 30_000;

@@ -2,7 +2,7 @@ import { attempt, byId, el, showStatus } from './dom.js';
 
 /**
  * Bulk replay of dead deliveries: a dry run first shows how many would go (and a sample); only the
- * confirm button enqueues them (issue 5).
+ * confirm button enqueues them, so a mistyped filter never replays more than the operator saw.
  */
 export function createBulkReplay({ api, onChanged }) {
   const panel = byId('bulk-panel');

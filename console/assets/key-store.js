@@ -1,4 +1,4 @@
-/** The admin key, entered once and kept for this tab only (issue 5: sessionStorage). */
+/** The admin key, entered once and kept for this tab only (sessionStorage: gone when the tab closes, never written to disk as localStorage would be). */
 const STORAGE_KEY = 'crm-sync-bridge.admin-key';
 
 export function createKeyStore(storage = window.sessionStorage) {

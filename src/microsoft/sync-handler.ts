@@ -45,9 +45,13 @@ interface SyncTally {
   windowRolled: boolean;
 }
 
-/** Why a stored link gives way to a full sync: Graph no longer knows its state, or it names another host. */
+/**
+ * Why a stored link gives way to a full sync: Graph no longer knows its state, it names another
+ * host, or Graph answers it 400 (a token it cannot read): kept, such a link would fail every sync
+ * until the window rolls a day later. The full sync runs once; if it fails too, that is the error.
+ */
 const dropsLink = (error: unknown): error is GraphApiError =>
-  error instanceof GraphApiError && (error.kind === 'sync_state_gone' || error.kind === 'link_refused');
+  error instanceof GraphApiError && (error.kind === 'sync_state_gone' || error.kind === 'link_refused' || (error.kind === 'final' && error.status === 400));
 
 /**
  * `microsoft-sync` jobs (docs/protocols.md §7): calendarView/delta from the stored delta link (or
@@ -93,7 +97,13 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
       try {
         const limits = { maxPages: MAX_DELTA_PAGES, maxMs: MAX_SYNC_MS, startedAt };
         const next = await walkDelta(deps.client, userId, from, context, limits, tally, (items) => storePage(userId, items, tally));
-        if (next === undefined) return;
+        // Graph ends every round with a deltaLink (docs/protocols.md §7): without one the next sync
+        // would have nothing to start from, so the round fails, visibly, and is read again.
+        if (next === undefined)
+          throw new GraphApiError(
+            'retryable',
+            'calendarView delta: the last page carried no @odata.deltaLink; nothing stored, the next try reads the range again',
+          );
         // Stored, it would be refused at the next sync: the round fails here instead, naming the host.
         if (!deps.client.followsLink(next))
           throw new GraphApiError('link_refused', `calendarView delta: the deltaLink names ${hostOf(next)}, which is not MICROSOFT_GRAPH_API_URL`);
@@ -104,7 +114,7 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
         context.logger.warn(
           error.kind === 'link_refused'
             ? 'stored delta link refused (not MICROSOFT_GRAPH_API_URL): dropped, running a full sync'
-            : 'delta link rejected (410 Gone): dropped, running a full sync',
+            : `delta link rejected (${error.status ?? 410} ${error.kind === 'final' ? 'Bad Request' : 'Gone'}): dropped, running a full sync`,
           { userId, error: error.message },
         );
         await deps.subscriptions.setDeltaLink(userId, null, context.now());

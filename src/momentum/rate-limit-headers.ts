@@ -33,7 +33,8 @@ export function parseRateLimitHeaders(headers: IncomingHttpHeaders, now: number)
     const reset = nonNegative(first(headers, `${prefix}-reset`));
     if (reset === undefined) return { remaining };
     const resetMs = reset >= UNIX_SECONDS_FLOOR ? reset * 1000 - now : reset * 1000;
-    return { remaining, resetMs: Math.max(0, Math.round(resetMs)) };
+    // Rounded up, as Retry-After is: a call made early would only meet another 429.
+    return { remaining, resetMs: Math.max(0, Math.ceil(resetMs)) };
   }
   return undefined;
 }

@@ -72,6 +72,57 @@ describeEachEngine('Microsoft 365 delta sync through startBridge', (engine) => {
     await expectSynced(running);
   });
 
+  it('when Graph throttles with a fractional Retry-After (2.128 in its own guidance), then the retry waits the whole of it', async () => {
+    const { microsoft, momentum, running, subscription } = await setup();
+    microsoft.fail('delta', 429, { times: 1, headers: { 'retry-after': '1.5' }, body: { error: { code: 'ApplicationThrottled', message: 'slow down' } } });
+    const event = microsoft.upsertEvent(ANA, customerMeeting());
+    const callsBefore = microsoft.requestsOf('delta').length;
+
+    await microsoft.notify(subscription.id, 'created', event.id);
+
+    await momentum.waitFor(1, 15_000);
+    const [throttled, retried] = microsoft.requestsOf('delta').slice(callsBefore);
+    expect([throttled?.status, retried?.status]).toEqual([429, 200]);
+    // The retry schedule alone would come back after 100 ms.
+    expect(retried!.at - throttled!.at).toBeGreaterThanOrEqual(1_500);
+    await settled(running, { retriedKinds: ['microsoft-sync'] });
+    await expectSynced(running);
+  });
+
+  it('when Graph answers 400 to the stored delta link, then the link is dropped and a full sync stores a new one', async () => {
+    const { microsoft, momentum, running, subscription } = await setup();
+    microsoft.fail('delta', 400, { times: 1, body: { error: { code: 'ErrorInvalidRequest', message: 'The delta token is malformed.' } } });
+    const event = microsoft.upsertEvent(ANA, customerMeeting());
+
+    await microsoft.notify(subscription.id, 'created', event.id);
+
+    await momentum.waitFor(1, 15_000);
+    await settled(running);
+    expect((await syncResults(running)).at(-1)).toMatchObject({ linkDropped: true, mode: 'full' });
+    expect(running.bridge.logs.lines()).toContainEqual(
+      expect.objectContaining({ level: 'warn', message: 'delta link rejected (400 Bad Request): dropped, running a full sync' }),
+    );
+    await expectSynced(running);
+  });
+
+  it('when the last page of a round carries no deltaLink, then the sync fails visibly and is read again, never succeeding with no link', async () => {
+    const { microsoft, momentum, running, subscription } = await setup(admin);
+    let answered = 0;
+    // One round whose last page ends with neither link, then Graph as documented.
+    microsoft.scriptDelta(ANA, () => (answered++ === 0 ? { value: [] } : undefined));
+    const event = microsoft.upsertEvent(ANA, customerMeeting());
+
+    await microsoft.notify(subscription.id, 'created', event.id);
+
+    await momentum.waitFor(1, 15_000);
+    await settled(running, { retriedKinds: ['microsoft-sync'] });
+    const failed = await running.rows(
+      `SELECT response_excerpt FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE j.kind = 'microsoft-sync' AND a.response_excerpt LIKE '%no @odata.deltaLink%'`,
+    );
+    expect(failed).toHaveLength(1);
+    await expectSynced(running);
+  });
+
   it('when a meeting subject holds U+0000 and an unpaired surrogate, then the sync stores it without them and Momentum gets the cleaned title', async () => {
     const { microsoft, momentum, running, subscription } = await setup();
     const event = microsoft.upsertEvent(ANA, customerMeeting({ subject: 'Pricing\u0000 review with Globex \uD800', bodyPreview: 'a\u0000b' }));

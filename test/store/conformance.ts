@@ -10,7 +10,7 @@ import { replayConformance } from './conformance-replays.ts';
 
 export type { StoreHarness, TestDatabase } from './conformance-fixture.ts';
 
-/** The one suite both engines must pass (issue 3: "one conformance suite runs the same tests against both engines"). */
+/** The one suite both engines must pass: the same tests against SQLite and PostgreSQL. */
 export function registerStoreConformance(harness: StoreHarness): void {
   ingestConformance(harness);
   enqueueConformance(harness);
