@@ -5,7 +5,7 @@ import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts'
 import { ORG_ID } from '../salesforce/support/outbound-message-builder.ts';
 import { describeEachEngine, expectSettled, queryRows, waitSettled } from '../support/stored-state.ts';
 import { startTestBridge, type TestBridge } from '../support/test-bridge.ts';
-import { ADMIN_KEY, CLEAN_REQUESTS, HOSTILE_CASES, ZOOM_SECRET } from './support/hostile-cases.ts';
+import { ADMIN_KEY, CLEAN_REQUESTS, GOOGLE_CHANNEL, HOSTILE_CASES, ZOOM_SECRET } from './support/hostile-cases.ts';
 
 /*
  * Every inbound route against hostile input, on both engines, through the whole bridge: each case
@@ -44,6 +44,8 @@ describeEachEngine('hostile input on every inbound route', (engine) => {
         INBOUND_RATE_LIMIT: 'off',
       },
     });
+    const now = Date.now();
+    await (await bridge.store()).channels.saveChannel({ ...GOOGLE_CHANNEL, expiration: now + 3_600_000, createdAt: now, renewedAt: null, stoppedAt: null });
     for (const clean of CLEAN_REQUESTS) expect((await clean.send(bridge.url)).status, clean.route).toBe(clean.status);
     await waitSettled(bridge.databaseUrl);
     before = await counts(bridge.databaseUrl);

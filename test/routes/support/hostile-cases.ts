@@ -63,9 +63,41 @@ const RECORDING = {
 };
 const IMPORT = { meeting: { id: 'manual-1', title: 'Globex call', recordingUrl: 'https://recorder.example.net/r/2', startTime: '2026-03-03T10:00:00Z' } };
 const REMAP = { source: { id: 'evt-1', type: 'GOOGLE_CALENDAR' }, salesforceRecords: { opportunityId: '0065w000023STAmAAO' } };
+/** A recording.completed whose object lists `count` recording files (each as small as Zoom's shape allows). */
+function withFiles(count: number) {
+  const event = recordingCompletedEvent();
+  return {
+    ...event,
+    payload: { ...event.payload, object: { ...event.payload.object, recording_files: Array.from({ length: count }, () => ({ status: 'completed' })) } },
+  };
+}
 const people = (count: number) => Array.from({ length: count }, (_, index) => ({ email: `guest${index}@globex.com` }));
 
+/** A live Google channel the table test stores before the cases run: the Google route answers for the channels it holds. */
+export const GOOGLE_CHANNEL = {
+  id: 'bridge-3f6c2b1e-6a4d-4f1b-9a57-0c1d2e3f4a5b',
+  calendarId: 'ana.rep@example.com',
+  token: 'tok_0123456789abcdef',
+  resourceId: 'ret08u3rv24htgh289g',
+};
+
+const push =
+  (headers: Record<string, string> = {}) =>
+  (url: string) =>
+    fetch(`${url}/calendar/google/notifications`, {
+      method: 'POST',
+      headers: {
+        'x-goog-channel-id': GOOGLE_CHANNEL.id,
+        'x-goog-channel-token': GOOGLE_CHANNEL.token,
+        'x-goog-resource-id': GOOGLE_CHANNEL.resourceId,
+        'x-goog-resource-state': 'exists',
+        'x-goog-message-number': '10',
+        ...headers,
+      },
+    }).then(answer);
+
 const SF = 'POST /salesforce/outbound-message';
+const GOOGLE = 'POST /calendar/google/notifications';
 const MEETING = 'POST /calendar/events (meeting)';
 const REC = 'POST /calendar/events (recording)';
 const ZOOM = 'POST /recordings/zoom/events';
@@ -96,6 +128,18 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     status: 413,
     says: ['SALESFORCE_MAX_BODY'],
   },
+  // Google: headers only; the channel's own id and token decide, and nothing is stored for a refusal.
+  { route: GOOGLE, what: 'a tab in X-Goog-Resource-ID', send: push({ 'x-goog-resource-id': 'ret08u3\trv24' }), status: 400, says: ['x-goog-resource-id'] },
+  { route: GOOGLE, what: 'a 10 kB channel id', send: push({ 'x-goog-channel-id': 'c'.repeat(10_000) }), status: 400, says: ['invalid_notification'] },
+  {
+    route: GOOGLE,
+    what: 'an unknown channel',
+    send: push({ 'x-goog-channel-id': 'bridge-00000000-0000-4000-8000-000000000000' }),
+    status: 404,
+    says: ['unknown_channel'],
+  },
+  { route: GOOGLE, what: 'a forged channel token', send: push({ 'x-goog-channel-token': 'tok_forged' }), status: 403, says: ['channel_token_mismatch'] },
+  { route: GOOGLE, what: 'an unknown resource state', send: push({ 'x-goog-resource-state': 'exploded' }), status: 400, says: ['X-Goog-Resource-State'] },
   // The signed route: one vocabulary, strict bodies.
   { route: MEETING, what: 'U+0000 in the title', send: signed({ ...TEAMS_MEETING, title: 'Pricing\u0000' }, 'msg_h1'), status: 400, says: ['title', 'U+0000'] },
   { route: MEETING, what: 'a 100 kB title', send: signed({ ...TEAMS_MEETING, title: LONG }, 'msg_h2'), status: 400, says: ['title'] },
@@ -136,6 +180,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     status: 400,
     says: ['attendees.0.name', 'U+0000'],
   },
+  { route: REC, what: 'a 100 kB title', send: signed({ ...RECORDING, title: LONG }, 'msg_h10'), status: 400, says: ['title'] },
   // Zoom: loose bodies (Zoom adds fields), but nothing unstorable and only http(s) links.
   {
     route: ZOOM,
@@ -159,6 +204,13 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     says: ['share_url', 'http'],
   },
   { route: ZOOM, what: 'a topic over 1 024 characters', send: zoom(recordingCompletedEvent({ topic: LONG.slice(0, 1_025) })), status: 400, says: ['topic'] },
+  {
+    route: ZOOM,
+    what: `${MANY} recording files`,
+    send: zoom(withFiles(MANY)),
+    status: 400,
+    says: ['recording_files'],
+  },
   // Operators: Momentum's bodies, checked strictly.
   {
     route: MANUAL_REMAP,
@@ -180,6 +232,13 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     send: admin('/admin/meetings/remap', { ...REMAP, meetingDetails: { title: LONG } }),
     status: 400,
     says: ['meetingDetails.title'],
+  },
+  {
+    route: MANUAL_IMPORT,
+    what: 'a 100 kB title',
+    send: admin('/admin/meetings/import', { meeting: { ...IMPORT.meeting, title: LONG } }),
+    status: 400,
+    says: ['meeting.title'],
   },
   {
     route: MANUAL_IMPORT,
