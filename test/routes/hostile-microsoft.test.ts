@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 
-import { microsoftScene, type MicrosoftScene, settled } from '../microsoft/support/ms-setup.ts';
+import { type MicrosoftScene, microsoftScene, settled } from '../microsoft/support/ms-setup.ts';
 import { type Cleanup } from '../support/cleanups.ts';
 import { describeEachEngine, queryRows } from '../support/stored-state.ts';
 
