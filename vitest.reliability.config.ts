@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The reliability suite (issue 7): each scenario runs the real bridge as a child process against
+ * The reliability suite: each scenario runs the real bridge as a child process against
  * loopback fakes and breaks something on purpose. Files run one at a time: the scenarios load the
  * machine (2 000 posts, SIGKILLs, PostgreSQL terminations) and must not starve each other.
  */

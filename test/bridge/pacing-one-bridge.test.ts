@@ -10,7 +10,8 @@ import { claimsOf, postRemaps, startPacedBridge, timesSent } from './support/pac
  * The same rules on the embedded store: one bridge on a SQLite file against a Momentum that refuses
  * the (N + 1)th request in any interval of W. No 429, no window over N, each full window after the
  * first at least 95 % of N while work waits, each meeting once, one claim per call; and the call log
- * is in the file, so a restarted bridge waits for the calls its predecessor made.
+ * is in the file, so a restarted bridge waits for the calls its predecessor made. PostgreSQL's
+ * counterpart, with two and three bridges on one schema, is pacing-across-instances.test.ts.
  */
 
 const LIMIT = { requests: 20, windowMs: 3_000 };

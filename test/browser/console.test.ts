@@ -12,6 +12,11 @@ import { type FakeMomentum, replies, startFakeMomentum } from '../fakes/fake-mom
 import type { TestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
 
+/*
+ * The console in headless Chromium against a bridge whose Momentum fails, on SQLite: the console
+ * only speaks the admin API, whose routes are proven on both engines in test/admin and test/routes.
+ */
+
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'artifacts');

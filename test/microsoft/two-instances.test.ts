@@ -17,6 +17,11 @@ import { ANA, customerMeeting, fakeMicrosoft, freePort, microsoftBridgeEnv, vali
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const cleanups = cleanupAfterEach();
 
+/*
+ * Several instances watching the same mailboxes: PostgreSQL only, as SQLite serves one process
+ * (the single-bridge Microsoft suites run on both engines).
+ */
+
 /** One schema per test: every bridge of the test shares it, as instances of one deployment do. */
 function newSchema(): string {
   const schema = `ms_${randomBytes(5).toString('hex')}`;
