@@ -1,4 +1,4 @@
-import type { InboundEvent, NewInboundMessage, NewJob, Store } from '../../src/store/types.ts';
+import type { ClaimPacing, InboundEvent, NewInboundMessage, NewJob, Store } from '../../src/store/types.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 
 /** How the conformance suite gets databases from an engine: a fresh, empty one per test. */
@@ -64,3 +64,13 @@ export const job = (overrides: Partial<NewJob> = {}): NewJob => ({ kind: 'remap'
 
 /** Claims everything due at `now` for `owner` (a generous limit). */
 export const claimAll = (store: Store, owner: string, now = T0 + 1000, leaseMs = 60_000) => store.claim({ owner, limit: 100, leaseMs, now });
+
+/** The window of the call budgets the pacing parts use. */
+export const WINDOW_MS = 60_000;
+
+/** Pacing for one budget of `requests` calls a window. */
+export const budget = (key: string, requests = 3): ClaimPacing => ({ budgets: [{ key, limit: { requests, windowMs: WINDOW_MS } }], max: 10 });
+
+/** A claim under `pacing`, of up to `limit` jobs due at T0 + 1 s. */
+export const claimPaced = (store: Store, owner: string, pacing: ClaimPacing, limit = 10) =>
+  store.claim({ owner, limit, leaseMs: 60_000, now: T0 + 1000, pacing });

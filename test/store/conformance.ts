@@ -4,19 +4,23 @@ import { enqueueConformance } from './conformance-enqueue.ts';
 import { finishConformance } from './conformance-finish.ts';
 import type { StoreHarness } from './conformance-fixture.ts';
 import { ingestConformance } from './conformance-ingest.ts';
+import { orderingConformance } from './conformance-ordering.ts';
 import { pacingConformance } from './conformance-pacing.ts';
+import { priorityConformance } from './conformance-priority.ts';
 import { readConformance } from './conformance-reads.ts';
 import { replayConformance } from './conformance-replays.ts';
 
 export type { StoreHarness, TestDatabase } from './conformance-fixture.ts';
 
-/** The one suite both engines must pass: the same tests against SQLite and PostgreSQL. */
+/** The one suite both engines must pass: the same tests, part by part, against each engine. */
 export function registerStoreConformance(harness: StoreHarness): void {
   ingestConformance(harness);
   enqueueConformance(harness);
   claimConformance(harness);
   finishConformance(harness);
   pacingConformance(harness);
+  priorityConformance(harness);
+  orderingConformance(harness);
   readConformance(harness);
   activityConformance(harness);
   replayConformance(harness);

@@ -55,7 +55,7 @@ export const activeChannelIds = async (databaseUrl: string): Promise<string[]> =
 
 /**
  * What a sync token of the fake Google covers: it issues base64url JSON `{c: calendar, s: change
- * sequence, e: epoch}` (test/fakes/fake-google.ts), so a stored token tells which changes its sync saw.
+ * sequence, e: epoch}` (test/fakes/fake-google-calendars.ts), so a stored token tells which changes its sync saw.
  */
 export function fakeTokenPosition(token: string | null): { calendarId: string; changes: number; epoch: number } | undefined {
   if (token === null) return undefined;

@@ -5,6 +5,9 @@ import type { Job } from '../../../src/store/types.ts';
 
 export const NOW = Date.parse('2026-05-08T14:00:00.000Z');
 
+/** The budget the handlers under test block on a rate limit. */
+export const RATE_KEY = 'momentum:test-key';
+
 export function makeJob(overrides: Partial<Job> = {}): Job {
   return {
     id: 101,
