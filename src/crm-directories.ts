@@ -1,10 +1,10 @@
-import type { AttendeeDirectory } from './calendar/attendee-directory.ts';
 import type { Config } from './core/config.ts';
 import type { Logger } from './core/logger.ts';
+import type { CrmDirectory } from './matching/directory.ts';
 import { salesforceAuthFromConfig, type SalesforceAuthSettings } from './salesforce/auth-from-config.ts';
 import type { SalesforceDirectory } from './salesforce/directory.ts';
-import { createJsforceAttendeeDirectory } from './salesforce/jsforce-attendee-directory.ts';
 import { createSalesforceApi } from './salesforce/jsforce-connection.ts';
+import { createJsforceCrmDirectory } from './salesforce/jsforce-crm-directory.ts';
 import { createJsforceDirectory } from './salesforce/jsforce-directory.ts';
 
 export type DirectorySettings = SalesforceAuthSettings & Pick<Config, 'SALESFORCE_API_VERSION' | 'SALESFORCE_LOOKUP_CACHE_TTL'>;
@@ -12,8 +12,8 @@ export type DirectorySettings = SalesforceAuthSettings & Pick<Config, 'SALESFORC
 export interface CrmDirectories {
   /** Owner emails for Salesforce records (OwnerId → hostEmail). */
   owners: SalesforceDirectory | undefined;
-  /** Contacts, leads, accounts and opportunities for calendar attendees. */
-  attendees: AttendeeDirectory | undefined;
+  /** Contacts, leads, accounts and opportunities for matching meetings. */
+  attendees: CrmDirectory | undefined;
 }
 
 /**
@@ -22,7 +22,7 @@ export interface CrmDirectories {
  * from OwnerId, no attendee matching; explicit ids and Salesforce links still match), and says so
  * once at start. Throws ConfigError for half-set credentials or an unreadable private key.
  */
-export function createCrmDirectories(config: DirectorySettings, logger: Logger): CrmDirectories {
+export function createCrmDirectories(config: DirectorySettings, logger: Logger, options: { opportunityTeams?: boolean } = {}): CrmDirectories {
   const auth = salesforceAuthFromConfig(config);
   if (auth === undefined) {
     logger.warn(
@@ -33,5 +33,8 @@ export function createCrmDirectories(config: DirectorySettings, logger: Logger):
   logger.info('Salesforce lookups are on', { flow: auth.flow, loginUrl: auth.loginUrl, cacheTtlMs: config.SALESFORCE_LOOKUP_CACHE_TTL });
   const api = createSalesforceApi({ auth, apiVersion: config.SALESFORCE_API_VERSION });
   const cacheTtlMs = config.SALESFORCE_LOOKUP_CACHE_TTL;
-  return { owners: createJsforceDirectory({ api, logger, cacheTtlMs }), attendees: createJsforceAttendeeDirectory({ api, logger, cacheTtlMs }) };
+  return {
+    owners: createJsforceDirectory({ api, logger, cacheTtlMs }),
+    attendees: createJsforceCrmDirectory({ api, logger, cacheTtlMs, opportunityTeams: options.opportunityTeams ?? false }),
+  };
 }

@@ -45,7 +45,7 @@ export interface JobHandlers {
  */
 export async function createJobHandlers(config: Config, store: Store, logger: Logger, metrics?: MappingMetrics & CalendarWatchMetrics): Promise<JobHandlers> {
   const rules = loadRules(config);
-  const directories = createCrmDirectories(config, logger);
+  const directories = createCrmDirectories(config, logger, { opportunityTeams: rules.matching.opportunityTeams });
   const google = createGoogleRuntime(config, { store, channels: store.channels, logger });
   const microsoft = createMicrosoftRuntime(config, {
     store,
@@ -79,6 +79,8 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     const recordingDeps = {
       rules: ruleSet.recordings,
       calendar: ruleSet.calendar,
+      matching: ruleSet.matching,
+      rulesVersion: ruleSet.version,
       internalDomains: config.INTERNAL_EMAIL_DOMAINS,
       ...(directories.attendees ? { directory: directories.attendees } : {}),
     };
@@ -91,7 +93,13 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
         internalDomains: config.INTERNAL_EMAIL_DOMAINS,
         ...(directories.owners ? { directory: directories.owners } : {}),
       }),
-      ...calendarMappers({ rules: ruleSet.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: directories.attendees }),
+      ...calendarMappers({
+        rules: ruleSet.calendar,
+        matching: ruleSet.matching,
+        rulesVersion: ruleSet.version,
+        internalDomains: config.INTERNAL_EMAIL_DOMAINS,
+        directory: directories.attendees,
+      }),
     };
   };
   const mappers = mappersFor(rules);

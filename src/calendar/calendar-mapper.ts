@@ -2,17 +2,21 @@ import { describeIssues } from '../core/describe-issues.ts';
 import { type EventMapper, UnmappableEventError } from '../mapping/event-mapper.ts';
 import { type MappingOutcome, skipped } from '../mapping/mapping-outcome.ts';
 import type { CalendarRules } from '../mapping/rules-schema.ts';
+import type { CrmDirectory } from '../matching/directory.ts';
+import type { MatchingRules, MatchRecord } from '../matching/types.ts';
 import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
 import { type RemapRequest, remapRequestSchema } from '../momentum/schemas.ts';
-import type { AttendeeDirectory } from './attendee-directory.ts';
 import { classifyAttendee, normaliseEmail } from './attendees.ts';
 import { type CalendarEvent, calendarEventSchema, calendarVersion } from './calendar-event.ts';
-import { matchCalendarEvent } from './match.ts';
+import { matchCalendarEvent, type MatchDeps } from './match.ts';
 
 export interface CalendarMapperDeps {
   rules: CalendarRules;
+  matching: MatchingRules;
+  /** The mapping file's version, named in every match record. */
+  rulesVersion?: string;
   internalDomains: readonly string[];
-  directory?: AttendeeDirectory;
+  directory?: CrmDirectory;
 }
 
 /**
@@ -43,20 +47,27 @@ function remapSource(event: CalendarEvent, rules: CalendarRules): { type: string
  * One stored calendar event → a remap of `{source: {type, id}}` with the matched records, or
  * `skipped: no CRM match` with what was tried. Throws SalesforceLookupError (retry) from lookups.
  */
-export async function mapCalendarEvent(event: CalendarEvent, deps: CalendarMapperDeps): Promise<MappingOutcome> {
+export async function mapCalendarEvent(event: CalendarEvent, deps: CalendarMapperDeps, pin?: MatchDeps['pin']): Promise<MappingOutcome> {
   if (!deps.rules.enabled) return skipped('calendar mapping is disabled in the mapping rules');
-  const match = await matchCalendarEvent(event, {
+  const match: MatchRecord = await matchCalendarEvent(event, {
     explicitIdKeys: deps.rules.explicitIdKeys,
     internalDomains: deps.internalDomains,
+    matching: deps.matching,
+    ...(deps.rulesVersion === undefined ? {} : { rulesVersion: deps.rulesVersion }),
     ...(deps.directory ? { directory: deps.directory } : {}),
+    ...(pin === undefined ? {} : { pin }),
   });
-  if (match.kind === 'none') return skipped(`no CRM match; tried ${match.tried.join('; ')}`);
+  const records = match.records;
+  if (!records.opportunityId && !records.accountId && !records.leadId) {
+    const reason = match.outcome === 'ambiguous' ? `ambiguous match, nothing sent: ${match.summary}` : `no CRM match; tried ${match.tried.join('; ')}`;
+    return skipped(reason, match);
+  }
 
   const host = hostEmail(event);
   const source = remapSource(event, deps.rules);
   const request: RemapRequest = {
     ...(source === undefined ? {} : { source }),
-    salesforceRecords: match.records,
+    salesforceRecords: records,
     meetingDetails: {
       ...(event.title && /\S/.test(event.title) ? { title: event.title } : {}),
       startTime: event.start,
@@ -72,6 +83,7 @@ export async function mapCalendarEvent(event: CalendarEvent, deps: CalendarMappe
     coalesceKey: remapCoalesceKey(checked.data),
     // Which matching rule decided, for the mapping metrics (a fixed name, never data).
     rule: match.rule,
+    match,
   };
 }
 
@@ -80,7 +92,7 @@ export function createCalendarEventMapper(deps: CalendarMapperDeps): EventMapper
   return async (inbound, context) => {
     const parsed = calendarEventSchema.safeParse(inbound.parsedPayload);
     if (!parsed.success) throw new UnmappableEventError(`stored calendar event ${inbound.id} is unreadable: ${describeIssues(parsed.error)}`);
-    const mapped = await mapCalendarEvent(parsed.data, deps);
+    const mapped = await mapCalendarEvent(parsed.data, deps, context.pin);
     const sourceVersion = calendarVersion(parsed.data);
     const outcome = mapped.kind === 'remap' && sourceVersion !== undefined ? { ...mapped, sourceVersion } : mapped;
     context.logger.debug('calendar event mapped', {

@@ -1,6 +1,7 @@
 import type { EventMapper } from '../mapping/event-mapper.ts';
 import type { CalendarRules } from '../mapping/rules-schema.ts';
-import type { AttendeeDirectory } from './attendee-directory.ts';
+import type { CrmDirectory } from '../matching/directory.ts';
+import type { MatchingRules } from '../matching/types.ts';
 import { createCalendarEventMapper } from './calendar-mapper.ts';
 
 /**
@@ -10,11 +11,15 @@ import { createCalendarEventMapper } from './calendar-mapper.ts';
  */
 export function calendarMappers(deps: {
   rules: CalendarRules;
+  matching: MatchingRules;
+  rulesVersion?: string;
   internalDomains: readonly string[];
-  directory: AttendeeDirectory | undefined;
+  directory: CrmDirectory | undefined;
 }): Record<'google' | 'microsoft' | 'calendar', EventMapper> {
   const mapper = createCalendarEventMapper({
     rules: deps.rules,
+    matching: deps.matching,
+    ...(deps.rulesVersion === undefined ? {} : { rulesVersion: deps.rulesVersion }),
     internalDomains: deps.internalDomains,
     ...(deps.directory ? { directory: deps.directory } : {}),
   });

@@ -1,15 +1,16 @@
 import type { RecordKind } from '../mapping/salesforce-ids.ts';
-import type { SalesforceRecords } from '../momentum/schemas.ts';
-import type { AttendeeDirectory } from './attendee-directory.ts';
-import { matchByAttendees } from './attendee-match.ts';
-import { effectiveInternalDomains, emailsOfKind, normaliseEmail } from './attendees.ts';
+import type { CrmDirectory } from '../matching/directory.ts';
+import { matchMeeting, type MeetingToMatch } from '../matching/match-meeting.ts';
+import type { MatchAttendee, MatchingRules, MatchRecord, MatchRecords } from '../matching/types.ts';
+import { classifyAttendee, effectiveInternalDomains, normaliseEmail } from './attendees.ts';
 import type { CalendarEvent } from './calendar-event.ts';
-import { explicitIds, hasIds } from './explicit-ids.ts';
+import { explicitIds } from './explicit-ids.ts';
 import { findRecordIds, type FoundIds } from './record-links.ts';
 
 /**
- * Which CRM records a meeting is about, rules in order, the
- * first that yields ids wins: explicit ids, Salesforce links or ids in the text, attendees.
+ * A calendar event (or a recording seen as one) as matching reads it (docs/calendars.md,
+ * matching): ids set on purpose, Salesforce links in the text, and each attendee as external,
+ * personal or internal — the organizer and the calendar's owner are the company's own people.
  */
 
 export interface MatchDeps {
@@ -17,18 +18,11 @@ export interface MatchDeps {
   /** INTERNAL_EMAIL_DOMAINS. */
   internalDomains: readonly string[];
   /** Absent when no Salesforce credentials are configured: attendee matching is then off. */
-  directory?: AttendeeDirectory;
-}
-
-export type MatchResult =
-  { kind: 'matched'; rule: 'explicit_ids' | 'salesforce_link' | 'attendees'; records: SalesforceRecords } | { kind: 'none'; tried: string[] };
-
-function toRecords(found: FoundIds): SalesforceRecords {
-  return {
-    ...(found.opportunity ? { opportunityId: found.opportunity } : {}),
-    ...(found.account ? { accountId: found.account } : {}),
-    ...(found.lead ? { leadId: found.lead } : {}),
-  };
+  directory?: CrmDirectory;
+  matching: MatchingRules;
+  rulesVersion?: string;
+  /** An operator's pin for this meeting, which wins over every rule. */
+  pin?: MeetingToMatch['pin'];
 }
 
 /** What matching reads of a meeting: a calendar event, or a recording seen as one. */
@@ -37,29 +31,41 @@ export type MatchableMeeting = Pick<
   'attendees' | 'calendarId' | 'organizerEmail' | 'start' | 'description' | 'location' | 'explicitIds' | 'extendedProperties'
 >;
 
-export async function matchCalendarEvent(event: MatchableMeeting, deps: MatchDeps): Promise<MatchResult> {
-  const tried: string[] = [];
-  const explicit = explicitIds(event, deps.explicitIdKeys);
-  if (hasIds(explicit)) return { kind: 'matched', rule: 'explicit_ids', records: toRecords(explicit) };
-  tried.push(`explicit ids (${Object.values(deps.explicitIdKeys).join(', ')}): none`);
+const toRecords = (found: FoundIds): MatchRecords => ({
+  ...(found.opportunity ? { opportunityId: found.opportunity } : {}),
+  ...(found.account ? { accountId: found.account } : {}),
+  ...(found.lead ? { leadId: found.lead } : {}),
+});
 
-  const linked = findRecordIds(event.description, event.location);
-  if (hasIds(linked)) return { kind: 'matched', rule: 'salesforce_link', records: toRecords(linked) };
-  tried.push('salesforce links or ids in description and location: none');
-
-  if (deps.directory === undefined) {
-    tried.push('attendees: not looked up (no Salesforce credentials configured)');
-    return { kind: 'none', tried };
+/** The meeting's attendees for matching, each once, in attendee order; rooms and unreadable addresses left out. */
+export function matchAttendees(event: MatchableMeeting, internalDomains: readonly string[]): MatchAttendee[] {
+  const domains = effectiveInternalDomains(internalDomains, event.calendarId, event.organizerEmail);
+  const seen = new Map<string, MatchAttendee>();
+  for (const attendee of event.attendees) {
+    const email = normaliseEmail(attendee.email);
+    const kind = classifyAttendee(attendee, domains);
+    if (email === undefined || kind === 'resource' || seen.has(email)) continue;
+    seen.set(email, { email, kind });
   }
-  const internalDomains = effectiveInternalDomains(deps.internalDomains, event.calendarId, event.organizerEmail);
-  const owners = [event.calendarId, event.organizerEmail].map((email) => (email ? normaliseEmail(email) : undefined));
-  const internalEmails = [
-    ...new Set([...emailsOfKind(event.attendees, 'internal', internalDomains), ...owners.filter((email): email is string => email !== undefined)]),
-  ];
-  const byAttendees = await matchByAttendees(
-    { externalEmails: emailsOfKind(event.attendees, 'external', internalDomains), internalEmails, start: event.start },
+  for (const owner of [event.calendarId, event.organizerEmail]) {
+    const email = owner ? normaliseEmail(owner) : undefined;
+    // The calendar's owner and the organizer are the company's own, whatever their domain.
+    if (email !== undefined) seen.set(email, { email, kind: 'internal' });
+  }
+  return [...seen.values()];
+}
+
+export function matchCalendarEvent(event: MatchableMeeting, deps: MatchDeps): Promise<MatchRecord> {
+  return matchMeeting(
+    {
+      attendees: matchAttendees(event, deps.internalDomains),
+      startMs: Date.parse(event.start),
+      explicit: toRecords(explicitIds(event, deps.explicitIdKeys)),
+      linked: toRecords(findRecordIds(event.description, event.location)),
+      ...(deps.pin === undefined ? {} : { pin: deps.pin }),
+    },
     deps.directory,
+    deps.matching,
+    deps.rulesVersion,
   );
-  if (hasIds(byAttendees.found)) return { kind: 'matched', rule: 'attendees', records: toRecords(byAttendees.found) };
-  return { kind: 'none', tried: [...tried, ...byAttendees.tried] };
 }

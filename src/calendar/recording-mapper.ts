@@ -2,18 +2,21 @@ import { describeIssues } from '../core/describe-issues.ts';
 import { type EventMapper, UnmappableEventError } from '../mapping/event-mapper.ts';
 import { type MappingOutcome, skipped } from '../mapping/mapping-outcome.ts';
 import type { CalendarRules, RecordingRules } from '../mapping/rules-schema.ts';
+import type { CrmDirectory } from '../matching/directory.ts';
+import type { MatchingRules } from '../matching/types.ts';
 import { type ImportRequest, importRequestSchema } from '../momentum/schemas.ts';
-import type { AttendeeDirectory } from './attendee-directory.ts';
 import { isInternalEmail, normaliseEmail } from './attendees.ts';
-import { matchCalendarEvent } from './match.ts';
+import { matchCalendarEvent, type MatchDeps } from './match.ts';
 import { type RecordingEvent, recordingEventSchema } from './recording-event.ts';
 
 export interface RecordingMapperDeps {
   rules: RecordingRules;
   /** The calendar rules' explicit id keys, for matching. */
   calendar: Pick<CalendarRules, 'explicitIdKeys'>;
+  matching: MatchingRules;
+  rulesVersion?: string;
   internalDomains: readonly string[];
-  directory?: AttendeeDirectory;
+  directory?: CrmDirectory;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface RecordingMapperDeps {
  * matching as calendar events finds (explicit ids, then attendees). A recording with no CRM match
  * is imported without ids, unless the rules say `recordings.requireCrmMatch`.
  */
-export async function mapRecording(recording: RecordingEvent, deps: RecordingMapperDeps): Promise<MappingOutcome> {
+export async function mapRecording(recording: RecordingEvent, deps: RecordingMapperDeps, pin?: MatchDeps['pin']): Promise<MappingOutcome> {
   const hostEmail = recording.host?.email ? normaliseEmail(recording.host.email) : undefined;
   const attendees = recording.attendees.flatMap((attendee) => {
     const email = normaliseEmail(attendee.email);
@@ -37,11 +40,21 @@ export async function mapRecording(recording: RecordingEvent, deps: RecordingMap
       start: recording.start ?? new Date().toISOString(),
       ...(recording.explicitIds ? { explicitIds: recording.explicitIds } : {}),
     },
-    { explicitIdKeys: deps.calendar.explicitIdKeys, internalDomains: deps.internalDomains, ...(deps.directory ? { directory: deps.directory } : {}) },
+    {
+      explicitIdKeys: deps.calendar.explicitIdKeys,
+      internalDomains: deps.internalDomains,
+      matching: deps.matching,
+      ...(deps.rulesVersion === undefined ? {} : { rulesVersion: deps.rulesVersion }),
+      ...(deps.directory ? { directory: deps.directory } : {}),
+      ...(pin === undefined ? {} : { pin }),
+    },
   );
-  if (match.kind === 'none' && deps.rules.requireCrmMatch)
-    return skipped(`no CRM match and recordings.requireCrmMatch is set; tried ${match.tried.join('; ')}`);
-  const records = match.kind === 'matched' ? match.records : {};
+  const records = match.records;
+  const found = Boolean(records.opportunityId ?? records.accountId ?? records.leadId);
+  if (!found && deps.rules.requireCrmMatch) {
+    const why = match.outcome === 'ambiguous' ? `the match is ambiguous (${match.summary})` : `no CRM match; tried ${match.tried.join('; ')}`;
+    return skipped(`${why} and recordings.requireCrmMatch is set`, match);
+  }
 
   const request: ImportRequest = {
     meeting: {
@@ -62,14 +75,14 @@ export async function mapRecording(recording: RecordingEvent, deps: RecordingMap
   };
   const checked = importRequestSchema.safeParse(request);
   if (!checked.success) throw new UnmappableEventError(`recording ${recording.meetingId} makes an invalid import: ${describeIssues(checked.error)}`);
-  return { kind: 'import', request, rule: match.kind === 'matched' ? match.rule : 'no_crm_match' };
+  return { kind: 'import', request, rule: found ? match.rule : 'no_crm_match', match };
 }
 
 /** The map-event mapper for stored recordings (source `recording`, and Zoom's after its participants are read). */
 export function createRecordingMapper(deps: RecordingMapperDeps): EventMapper {
-  return async (inbound) => {
+  return async (inbound, context) => {
     const parsed = recordingEventSchema.safeParse(inbound.parsedPayload);
     if (!parsed.success) throw new UnmappableEventError(`stored recording ${inbound.id} is unreadable: ${describeIssues(parsed.error)}`);
-    return mapRecording(parsed.data, deps);
+    return mapRecording(parsed.data, deps, context.pin);
   };
 }

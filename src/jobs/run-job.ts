@@ -61,6 +61,7 @@ export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): P
     ...(record && { attempt: record }),
     ...(result.enqueue && { enqueue: result.enqueue }),
     ...(result.eventUpdate && { eventUpdate: result.eventUpdate }),
+    ...(result.matchRecord && { matchRecord: result.matchRecord }),
     // A paced job holds a call slot from its claim: kept when the call may have gone out, else given back.
     ...(job.rateKey !== null && { rateSlot: result.calledUpstream ? 'settle' : 'refund' }),
   };

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.ts';
-import type { AttemptRecord, EventState, Job, NewJob } from '../store/types.ts';
+import type { AttemptRecord, EventState, Job, NewJob, NewMatchRecord } from '../store/types.ts';
 
 /**
  * What a job handler reports. The worker turns it into a store outcome: it owns the retry
@@ -17,6 +17,8 @@ export type HandlerResult = (
   attempt?: AttemptRecord;
   enqueue?: NewJob[];
   eventUpdate?: { eventId: number; state: EventState; reason?: string };
+  /** A mapping run's match record, stored with the outcome. */
+  matchRecord?: NewMatchRecord;
   /**
    * Whether a call may have reached the upstream (sent, even if it failed or timed out). A paced
    * job's call slot is kept when it did and given back when it did not (invalid, unchanged).

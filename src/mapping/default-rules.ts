@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+
+import { DEFAULT_MATCHING } from '../matching/types.ts';
 import type { MappingFile, MappingRules, SObjectRule, SObjectRuleInput } from './rules-schema.ts';
 
 /**
@@ -71,7 +74,8 @@ export function resolveRules(file: MappingFile, flags: FlagDefaults): MappingRul
 
   const calendar = file.calendar ?? {};
   const recordings = file.recordings ?? {};
-  return {
+  const matching = file.matching ?? {};
+  const rules: Omit<MappingRules, 'version'> = {
     sObjects,
     calendar: {
       enabled: calendar.enabled ?? true,
@@ -87,7 +91,16 @@ export function resolveRules(file: MappingFile, flags: FlagDefaults): MappingRul
         signed: recordings.signed?.processImportedMeeting ?? flags.processImportedMeeting ?? true,
       },
     },
+    matching: {
+      ambiguous: matching.ambiguous ?? DEFAULT_MATCHING.ambiguous,
+      createdAfterDays: matching.createdAfterDays ?? DEFAULT_MATCHING.createdAfterDays,
+      closedBeforeDays: matching.closedBeforeDays ?? DEFAULT_MATCHING.closedBeforeDays,
+      excludeAccountTypes: matching.excludeAccountTypes ?? DEFAULT_MATCHING.excludeAccountTypes,
+      personalEmailContacts: matching.personalEmailContacts ?? DEFAULT_MATCHING.personalEmailContacts,
+      opportunityTeams: matching.opportunityTeams ?? DEFAULT_MATCHING.opportunityTeams,
+    },
   };
+  return { ...rules, version: createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 12) };
 }
 
 /** The rules used when MAPPING_FILE is unset. */

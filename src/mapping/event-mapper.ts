@@ -1,4 +1,5 @@
 import type { Logger } from '../core/logger.ts';
+import type { MeetingToMatch } from '../matching/match-meeting.ts';
 import type { InboundEvent } from '../store/types.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
 
@@ -7,7 +8,14 @@ import type { MappingOutcome } from './mapping-outcome.ts';
  * CrmLookupError when a CRM lookup fails (the job retries) and UnmappableEventError when the
  * stored event can never be mapped (the job ends dead, the event `failed`).
  */
-export type EventMapper = (event: InboundEvent, context: { logger: Logger; signal: AbortSignal }) => Promise<MappingOutcome>;
+export type EventMapper = (event: InboundEvent, context: MapperContext) => Promise<MappingOutcome>;
+
+export interface MapperContext {
+  logger: Logger;
+  signal: AbortSignal;
+  /** An operator's pin for the meeting this event is a state of: it wins over every matching rule. */
+  pin?: MeetingToMatch['pin'];
+}
 
 export class UnmappableEventError extends Error {
   constructor(message: string) {

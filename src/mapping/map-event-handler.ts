@@ -1,14 +1,15 @@
 import type { Logger } from '../core/logger.ts';
 import type { HandlerResult, JobHandler } from '../jobs/types.ts';
+import type { MatchRecord } from '../matching/types.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { importJob, remapJob } from '../momentum/delivery-jobs.ts';
-import type { Inbox } from '../store/types.ts';
+import type { Inbox, Matches, MeetingPin, NewMatchRecord } from '../store/types.ts';
 import { type EventMapper, LookupError, UnmappableEventError } from './event-mapper.ts';
 import { mapEventKind } from './map-event-job.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
 
 export interface MapEventHandlerDeps {
-  store: Pick<Inbox, 'getEvent'>;
+  store: Pick<Inbox, 'getEvent'> & Matches;
   logger: Logger;
   /** The mapper of each event source, by InboundEvent.source (`salesforce`, `google`, `calendar`): each integration brings its own. */
   mappers: Readonly<Record<string, EventMapper>>;
@@ -34,7 +35,7 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
 
   const count: MappingMetrics['mappingOutcome'] = (source, result, rule) => deps.metrics?.mappingOutcome(source, result, rule);
 
-  return mapEventKind.handler(async ({ eventId }, _job, context) => {
+  return mapEventKind.handler(async ({ eventId }, job, context) => {
     const event = await deps.store.getEvent(eventId);
     if (event === undefined) return dead(`inbound event ${eventId} does not exist`);
     const mapper = Object.hasOwn(mappers, event.source) ? mappers[event.source] : undefined;
@@ -46,7 +47,8 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     const startedAt = context.now();
     let outcome: MappingOutcome;
     try {
-      outcome = await mapper(event, { logger: context.logger, signal: context.signal });
+      const pin = job.serialKey === null ? undefined : await deps.store.matches.getPin(job.serialKey);
+      outcome = await mapper(event, { logger: context.logger, signal: context.signal, ...(pin === undefined ? {} : { pin: pinOf(pin) }) });
     } catch (error) {
       if (error instanceof LookupError) {
         count(event.source, 'lookup_failed', 'none');
@@ -66,9 +68,11 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     }
 
     count(event.source, outcome.kind, outcome.kind === 'skipped' ? 'none' : (outcome.rule ?? 'unnamed'));
+    // The match record of this run, kept with its outcome: read back as "why this record".
+    const matchRecord = outcome.match === undefined || job.serialKey === null ? {} : { matchRecord: storedMatch(eventId, job.serialKey, outcome.match) };
     if (outcome.kind === 'skipped') {
       context.logger.debug('inbound event skipped', { eventId, reason: outcome.reason });
-      return { kind: 'final', state: 'skipped', reason: outcome.reason, eventUpdate: { eventId, state: 'skipped', reason: outcome.reason } };
+      return { kind: 'final', state: 'skipped', reason: outcome.reason, eventUpdate: { eventId, state: 'skipped', reason: outcome.reason }, ...matchRecord };
     }
     const version = outcome.sourceVersion === undefined ? {} : { sourceVersion: outcome.sourceVersion };
     const delivery =
@@ -80,7 +84,19 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
       kind: 'succeeded',
       result: { kind: delivery.kind, coalesceKey: delivery.coalesceKey ?? null, ...(note === undefined ? {} : { note }) },
       enqueue: [delivery],
+      ...matchRecord,
       eventUpdate: { eventId, state: 'mapped', ...(note === undefined ? {} : { reason: note }) },
     };
   });
 }
+
+const pinOf = (pin: MeetingPin) => ({ records: pin.records, by: pin.pinnedBy, at: new Date(pin.pinnedAt).toISOString(), reason: pin.reason });
+
+const storedMatch = (eventId: number, meetingKey: string, match: MatchRecord): NewMatchRecord => ({
+  eventId,
+  meetingKey,
+  outcome: match.outcome,
+  rule: match.rule,
+  summary: match.summary,
+  record: match,
+});

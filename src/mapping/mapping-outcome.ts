@@ -1,3 +1,4 @@
+import type { MatchRecord } from '../matching/types.ts';
 import type { ImportRequest, RemapFlags, RemapRequest } from '../momentum/schemas.ts';
 
 /** What mapping one inbound record decides: a remap to enqueue, or nothing, with why. */
@@ -14,12 +15,15 @@ export type MappingOutcome =
       rule?: string;
       /** The source's own version of the state mapped (epoch ms), read by the integration from its payload. */
       sourceVersion?: number;
+      /** How the records were matched, stored with the mapping run (calendar events and recordings). */
+      match?: MatchRecord;
     }
   /**
    * A meeting Momentum never saw (a recording): imported, coalesced per its id. `note`: what the
    * mapping left out (attendees past the bound), kept as the event's reason beside its delivery.
    */
-  | { kind: 'import'; request: ImportRequest; rule?: string; sourceVersion?: number; note?: string }
-  | { kind: 'skipped'; reason: string };
+  | { kind: 'import'; request: ImportRequest; rule?: string; sourceVersion?: number; note?: string; match?: MatchRecord }
+  /** `match`: the match record when matching found nothing to send (no match, or a tie held). */
+  | { kind: 'skipped'; reason: string; match?: MatchRecord };
 
-export const skipped = (reason: string): MappingOutcome => ({ kind: 'skipped', reason });
+export const skipped = (reason: string, match?: MatchRecord): MappingOutcome => ({ kind: 'skipped', reason, ...(match === undefined ? {} : { match }) });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import type { MatchingRules } from '../matching/types.ts';
+
 /**
  * The mapping rules file (MAPPING_FILE): how a Salesforce sObject becomes a Momentum remap, and
  * the calendar section the calendar mapper reads. One schema; the loader, docs/salesforce.md and
@@ -115,6 +117,35 @@ export const recordingRulesSchema = z.strictObject({
   signed: importFlags.optional().meta({ description: 'Recordings posted to the signed route (POST /calendar/events, kind "recording")' }),
 });
 
+const days = (what: string) =>
+  z
+    .number({ error: 'expected a whole number of days' })
+    .int('expected a whole number of days')
+    .min(0, 'at least 0')
+    .max(365, 'at most 365')
+    .optional()
+    .meta({ description: what });
+
+export const matchingRulesSchema = z.strictObject({
+  ambiguous: z.enum(['account-only', 'hold', 'newest'], { error: 'expected "account-only", "hold" or "newest"' }).optional().meta({
+    description:
+      'When candidates tie on every signal: account-only (default) sends the Account alone, hold sends nothing until an operator pins, newest takes the most recently modified',
+  }),
+  createdAfterDays: days('An opportunity created up to this many days after the meeting is a candidate (default 30)'),
+  closedBeforeDays: days('An opportunity closed up to this many days before the meeting is a candidate (default 14)'),
+  excludeAccountTypes: z
+    .array(z.string().min(1).max(80), { error: 'expected an array of Account Type values' })
+    .max(50)
+    .optional()
+    .meta({ description: 'Account Types never matched, e.g. ["Partner", "Reseller"] (default none)' }),
+  personalEmailContacts: flag.meta({
+    description: 'A personal address (gmail.com…) that is exactly a Contact’s email matches it (default true); its domain never matches',
+  }),
+  opportunityTeams: flag.meta({
+    description: 'Opportunity team members attending count as the owner attending (default false; needs Opportunity Teams in the org)',
+  }),
+});
+
 export const mappingFileSchema = z.strictObject({
   $schema: z.string().optional().meta({ description: 'Ignored; lets editors attach a JSON schema' }),
   sObjects: z
@@ -123,6 +154,7 @@ export const mappingFileSchema = z.strictObject({
     .meta({ description: 'Rules per sObject type; merged key by key over the built-in defaults for Event, Task and Opportunity' }),
   calendar: calendarRulesSchema.optional(),
   recordings: recordingRulesSchema.optional(),
+  matching: matchingRulesSchema.optional().meta({ description: 'How meetings are matched to opportunities, Accounts and Leads (docs/calendars.md, matching)' }),
 });
 
 export type MappingFile = z.infer<typeof mappingFileSchema>;
@@ -177,4 +209,7 @@ export interface MappingRules {
   sObjects: Record<string, SObjectRule>;
   calendar: CalendarRules;
   recordings: RecordingRules;
+  matching: MatchingRules;
+  /** A short hash of the mapping file's resolved rules: each match record names the rules that made it. */
+  version: string;
 }

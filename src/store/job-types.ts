@@ -1,4 +1,5 @@
 import type { EventState } from './inbox-types.ts';
+import type { NewMatchRecord } from './match-types.ts';
 import type { ClaimPacing } from './pacing-types.ts';
 
 /** The job queue's records: what is enqueued, claimed, run and finished (store/types.ts gathers every store type). */
@@ -95,6 +96,8 @@ export interface FinishJob {
   /** Follow-up jobs, enqueued (with coalescing) in the same transaction. */
   enqueue?: NewJob[];
   eventUpdate?: { eventId: number; state: EventState; reason?: string };
+  /** The mapping run's match record, stored in the same transaction (src/store/match-types.ts). */
+  matchRecord?: NewMatchRecord;
 }
 
 export interface ClaimOptions {

@@ -213,6 +213,35 @@ const MIGRATIONS: Migration[] = [
        $fn$`,
     ],
   },
+  {
+    version: 8,
+    name: 'match records and meeting pins',
+    statements: [
+      // One per mapping run of a meeting (docs/calendars.md, matching): what decided and why, read back by the admin API.
+      `CREATE TABLE match_records (
+        id {id},
+        event_id {bigint} NOT NULL REFERENCES inbound_events(id),
+        map_job_id {bigint},
+        meeting_key TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        rule TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        record TEXT NOT NULL,
+        created_at {bigint} NOT NULL
+      )`,
+      `CREATE INDEX match_records_event ON match_records (event_id, id)`,
+      `CREATE INDEX match_records_meeting ON match_records (meeting_key, id)`,
+      `CREATE INDEX match_records_outcome ON match_records (outcome, id)`,
+      // An operator's pick for a meeting: read before every rule, now and at every later mapping.
+      `CREATE TABLE meeting_pins (
+        meeting_key TEXT PRIMARY KEY,
+        records TEXT NOT NULL,
+        pinned_by TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        pinned_at {bigint} NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

@@ -2,6 +2,7 @@ import type { ActivityBucket, ActivityQuery, EventListQuery, JobFilter, JobListQ
 import type { ChannelStore } from './channel-store.ts';
 import type { InboundEvent, InboundMessage, IngestResult, NewInboundMessage } from './inbox-types.ts';
 import type { Attempt, ClaimOptions, FinishJob, Job, NewJob } from './job-types.ts';
+import type { MatchStore } from './match-types.ts';
 import type { ClaimPacing, RateState } from './pacing-types.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
 
@@ -16,6 +17,7 @@ import type { SubscriptionStore } from './subscription-store.ts';
 export * from './admin-read-types.ts';
 export * from './inbox-types.ts';
 export * from './job-types.ts';
+export * from './match-types.ts';
 export * from './pacing-types.ts';
 
 /** Opening, health and closing: what the process and /readyz need. */
@@ -106,4 +108,9 @@ export interface CalendarChannels {
  * roles that callers ask for by name. Two engines implement it (sqlite/store.ts,
  * postgres/store.ts); one conformance suite tests both.
  */
-export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels {}
+/** Match records of every mapping run, and operators' pins (docs/calendars.md, matching). */
+export interface Matches {
+  readonly matches: MatchStore;
+}
+
+export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches {}

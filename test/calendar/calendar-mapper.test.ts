@@ -4,6 +4,7 @@ import type { CalendarEvent } from '../../src/calendar/calendar-event.ts';
 import { type CalendarMapperDeps, createCalendarEventMapper, mapCalendarEvent } from '../../src/calendar/calendar-mapper.ts';
 import { builtInRules } from '../../src/mapping/default-rules.ts';
 import { UnmappableEventError } from '../../src/mapping/event-mapper.ts';
+import { DEFAULT_MATCHING } from '../../src/matching/types.ts';
 import type { InboundEvent } from '../../src/store/types.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { directoryWith, sfId } from './support/directory-setup.ts';
@@ -32,7 +33,7 @@ afterEach(async () => {
 
 describe('mapCalendarEvent', () => {
   it('when a Google event matches, then the remap names the event as a GOOGLE_CALENDAR source with the organizer as host', async () => {
-    const deps: CalendarMapperDeps = { rules: { ...rules, triggerSummary: true }, internalDomains: ['example.com'] };
+    const deps: CalendarMapperDeps = { rules: { ...rules, triggerSummary: true }, internalDomains: ['example.com'], matching: DEFAULT_MATCHING };
 
     const outcome = await mapCalendarEvent(event(), deps);
 
@@ -55,6 +56,7 @@ describe('mapCalendarEvent', () => {
       {
         rules,
         internalDomains: ['example.com'],
+        matching: DEFAULT_MATCHING,
       },
     );
 
@@ -66,7 +68,11 @@ describe('mapCalendarEvent', () => {
   });
 
   it('when the organizer is a shared calendar, then the watched calendar’s owner is the host', async () => {
-    const outcome = await mapCalendarEvent(event({ organizerEmail: 'c_abc123@group.calendar.google.com' }), { rules, internalDomains: ['example.com'] });
+    const outcome = await mapCalendarEvent(event({ organizerEmail: 'c_abc123@group.calendar.google.com' }), {
+      rules,
+      internalDomains: ['example.com'],
+      matching: DEFAULT_MATCHING,
+    });
 
     expect(outcome).toMatchObject({ request: { meetingDetails: { hostEmail: 'ana.rep@example.com' } } });
   });
@@ -75,7 +81,12 @@ describe('mapCalendarEvent', () => {
     const { fake, directory } = await directoryWith({});
     closers.push(fake.close);
 
-    const outcome = await mapCalendarEvent(event({ extendedProperties: undefined }), { rules, internalDomains: ['example.com'], directory });
+    const outcome = await mapCalendarEvent(event({ extendedProperties: undefined }), {
+      rules,
+      internalDomains: ['example.com'],
+      directory,
+      matching: DEFAULT_MATCHING,
+    });
 
     expect(outcome.kind).toBe('skipped');
     expect(outcome.kind === 'skipped' && outcome.reason).toMatch(
@@ -84,7 +95,7 @@ describe('mapCalendarEvent', () => {
   });
 
   it('when the mapping rules switch the calendar off, then every event is skipped', async () => {
-    expect(await mapCalendarEvent(event(), { rules: { ...rules, enabled: false }, internalDomains: [] })).toEqual({
+    expect(await mapCalendarEvent(event(), { rules: { ...rules, enabled: false }, internalDomains: [], matching: DEFAULT_MATCHING })).toEqual({
       kind: 'skipped',
       reason: 'calendar mapping is disabled in the mapping rules',
     });
@@ -106,13 +117,13 @@ describe('createCalendarEventMapper', () => {
   const context = { logger: captureLogs().logger, signal: new AbortController().signal };
 
   it('when the stored payload is a calendar event, then it is mapped', async () => {
-    const mapper = createCalendarEventMapper({ rules, internalDomains: ['example.com'] });
+    const mapper = createCalendarEventMapper({ rules, internalDomains: ['example.com'], matching: DEFAULT_MATCHING });
 
     expect(await mapper(inbound(event()), context)).toMatchObject({ kind: 'remap', request: { salesforceRecords: { accountId: ACCOUNT } } });
   });
 
   it('when the stored payload is not a calendar event, then mapping fails for good (UnmappableEventError)', async () => {
-    const mapper = createCalendarEventMapper({ rules, internalDomains: ['example.com'] });
+    const mapper = createCalendarEventMapper({ rules, internalDomains: ['example.com'], matching: DEFAULT_MATCHING });
 
     await expect(mapper(inbound({ something: 'else' }), context)).rejects.toBeInstanceOf(UnmappableEventError);
   });

@@ -6,6 +6,7 @@ import type { CalendarEvent } from '../../src/calendar/calendar-event.ts';
 import { matchCalendarEvent, type MatchDeps } from '../../src/calendar/match.ts';
 import { normaliseGoogleEvent } from '../../src/google/normalise-google-event.ts';
 import { DEFAULT_EXPLICIT_ID_KEYS } from '../../src/mapping/default-rules.ts';
+import { DEFAULT_MATCHING } from '../../src/matching/types.ts';
 import { SalesforceLookupError } from '../../src/salesforce/directory.ts';
 import type { Tables } from '../fakes/fake-salesforce-records.ts';
 import { directoryWith, queryKinds, sfId } from './support/directory-setup.ts';
@@ -22,7 +23,7 @@ afterEach(async () => {
 async function setup(tables: Tables) {
   const { fake, directory } = await directoryWith(tables);
   closers.push(fake.close);
-  const deps: MatchDeps = { explicitIdKeys: DEFAULT_EXPLICIT_ID_KEYS, internalDomains: ['example.com'], directory };
+  const deps: MatchDeps = { explicitIdKeys: DEFAULT_EXPLICIT_ID_KEYS, internalDomains: ['example.com'], directory, matching: DEFAULT_MATCHING };
   return { fake, deps };
 }
 
@@ -178,8 +179,8 @@ describe('matchCalendarEvent', () => {
 
     const result = await matchCalendarEvent(event, deps);
 
-    expect(result.kind).toBe('none');
-    expect(result.kind === 'none' && result.tried.at(-1)).toMatch(/no external business attendee/);
+    expect(result.outcome).toBe('none');
+    expect(result.outcome === 'none' && result.tried.at(-1)).toMatch(/no external business attendee/);
     expect(fake.queries).toEqual([]);
   });
 
@@ -189,7 +190,7 @@ describe('matchCalendarEvent', () => {
     const result = await matchCalendarEvent(meeting(['x@unknown.test']), deps);
 
     expect(result).toEqual({
-      kind: 'none',
+      outcome: 'none',
       tried: [
         'explicit ids (sfOpportunityId, sfAccountId, sfLeadId): none',
         'salesforce links or ids in description and location: none',
@@ -225,8 +226,9 @@ describe('matchCalendarEvent', () => {
     const result = await matchCalendarEvent(meeting(['hank.buyer@globex.test']), {
       explicitIdKeys: DEFAULT_EXPLICIT_ID_KEYS,
       internalDomains: ['example.com'],
+      matching: DEFAULT_MATCHING,
     });
 
-    expect(result).toMatchObject({ kind: 'none', tried: expect.arrayContaining(['attendees: not looked up (no Salesforce credentials configured)']) });
+    expect(result).toMatchObject({ outcome: 'none', tried: expect.arrayContaining(['attendees: not looked up (no Salesforce credentials configured)']) });
   });
 });

@@ -1,4 +1,5 @@
 import { attemptParams, type Candidate, finishParams, finishWakes, keysOf, pickClaimable } from '../job-rules.ts';
+import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, type Row } from '../row-mappers.ts';
@@ -211,13 +212,14 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   if (finish.attempt) await client.query(SQL.insertAttempt, [finish.jobId, ...attemptParams(finish.attempt)]);
   if (finish.enqueue?.length) await enqueueJobs(client, finish.enqueue, now);
   if (finish.eventUpdate) await client.query(SQL.updateEvent, [finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null]);
+  if (finish.matchRecord) await client.query(SQL.insertMatchRecord, matchRecordParams(finish.matchRecord, finish.jobId, now));
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) };
 }
 
 /** Outcomes that end the job and write nothing but their attempt: PG.finishFinal stores them in one statement. */
 export function isPlainFinal(finish: FinishJob): boolean {
   const { state } = finish.outcome;
-  return state !== 'retry' && state !== 'deferred' && !finish.enqueue?.length && finish.eventUpdate === undefined;
+  return state !== 'retry' && state !== 'deferred' && !finish.enqueue?.length && finish.eventUpdate === undefined && finish.matchRecord === undefined;
 }
 
 /** PG.finishFinal's parameters: SQL.finish's, the attempt's, and the NOTIFY to send when the job had a key. */

@@ -1,4 +1,5 @@
 import { attemptParams, type Candidate, finishParams, finishWakes, pickClaimable } from '../job-rules.ts';
+import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow } from '../row-mappers.ts';
@@ -178,5 +179,6 @@ export function finishJob(q: SqliteQueries, finish: FinishJob, now: number): { f
   if (finish.attempt) q.run(SQL.insertAttempt, finish.jobId, ...attemptParams(finish.attempt));
   if (finish.enqueue?.length) enqueueJobs(q, finish.enqueue, now);
   if (finish.eventUpdate) q.run(SQL.updateEvent, finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null);
+  if (finish.matchRecord) q.run(SQL.insertMatchRecord, ...(matchRecordParams(finish.matchRecord, finish.jobId, now) as Array<string | number>));
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) || finish.rateSlot === 'refund' };
 }

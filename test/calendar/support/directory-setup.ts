@@ -1,6 +1,6 @@
 import { normalizeSalesforceId } from '../../../src/mapping/salesforce-ids.ts';
-import { createJsforceAttendeeDirectory } from '../../../src/salesforce/jsforce-attendee-directory.ts';
 import { createSalesforceApi } from '../../../src/salesforce/jsforce-connection.ts';
+import { createJsforceCrmDirectory } from '../../../src/salesforce/jsforce-crm-directory.ts';
 import { startFakeSalesforceRecords, type Tables } from '../../fakes/fake-salesforce-records.ts';
 import { captureLogs } from '../../support/log-capture.ts';
 
@@ -14,7 +14,7 @@ export async function directoryWith(tables: Tables, options: { cacheTtlMs?: numb
     auth: { flow: 'client-credentials', loginUrl: fake.url, clientId: 'bridge-app', clientSecret: 'right-secret' },
     apiVersion: '62.0',
   });
-  const directory = createJsforceAttendeeDirectory({ api, logger: captureLogs().logger, cacheTtlMs: options.cacheTtlMs ?? 600_000 });
+  const directory = createJsforceCrmDirectory({ api, logger: captureLogs().logger, cacheTtlMs: options.cacheTtlMs ?? 600_000 });
   return { fake, directory };
 }
 

@@ -73,7 +73,7 @@ export async function startClockedCalendarBridge(options: {
   const rules = builtInRules({ triggerSummary: false, triggerAiSignals: false });
   const registry = createJobRegistry(runtime.handlers);
   registry.register('remap', createRemapHandler({ client, store: options.store, rateKey: 'momentum', logger: logs.logger }));
-  const mappers = calendarMappers({ rules: rules.calendar, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: undefined });
+  const mappers = calendarMappers({ rules: rules.calendar, matching: rules.matching, internalDomains: config.INTERNAL_EMAIL_DOMAINS, directory: undefined });
   registry.register(MAP_EVENT_JOB, createMapEventHandler({ store: options.store, logger: logs.logger, mappers }));
   const worker = createWorker({
     store: options.store,

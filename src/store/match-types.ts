@@ -1,0 +1,61 @@
+import { boundKey, toJson } from './store-values.ts';
+
+/**
+ * Match records and pins as the store keeps them (docs/calendars.md, matching). The store knows
+ * their columns, not matching's types: the record itself is JSON that src/matching wrote.
+ */
+
+export interface NewMatchRecord {
+  eventId: number;
+  /** The meeting this event is a state of: the map-event job's serial key (`google:<event id>`…). */
+  meetingKey: string;
+  outcome: string;
+  rule: string;
+  summary: string;
+  record: unknown;
+}
+
+export interface StoredMatch extends NewMatchRecord {
+  id: number;
+  mapJobId: number | null;
+  createdAt: number;
+}
+
+export interface PinnedRecords {
+  opportunityId?: string;
+  accountId?: string;
+  leadId?: string;
+}
+
+export interface MeetingPin {
+  meetingKey: string;
+  records: PinnedRecords;
+  pinnedBy: string;
+  reason: string;
+  pinnedAt: number;
+}
+
+export interface MatchStore {
+  /** The match record that made what was delivered for `eventId` at `at` (the newest at or before it), or the newest. */
+  matchFor(eventId: number, at?: number): Promise<StoredMatch | undefined>;
+  /** A meeting's match records, newest first. */
+  meetingMatches(meetingKey: string, limit: number): Promise<StoredMatch[]>;
+  /** Meetings whose newest match has this outcome (`ambiguous`: the queue an operator pins from), newest first. */
+  latestByOutcome(outcome: string, limit: number, beforeId?: number): Promise<StoredMatch[]>;
+  getPin(meetingKey: string): Promise<MeetingPin | undefined>;
+  setPin(pin: MeetingPin): Promise<void>;
+  /** Whether there was a pin to clear. */
+  clearPin(meetingKey: string): Promise<boolean>;
+}
+
+/** The parameters of SQL.insertMatchRecord for a finishing map-event job. */
+export const matchRecordParams = (match: NewMatchRecord, mapJobId: number, now: number): unknown[] => [
+  match.eventId,
+  mapJobId,
+  boundKey(match.meetingKey),
+  match.outcome,
+  match.rule,
+  match.summary.slice(0, 1000),
+  toJson(match.record),
+  now,
+];
