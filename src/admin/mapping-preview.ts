@@ -46,7 +46,7 @@ function proposedRules(mapping: Record<string, unknown>, settings: RulesFlagSett
 }
 
 function resultOf(outcome: MappingOutcome, notificationId: string | undefined): MappingPreviewResult {
-  const id = notificationId === undefined ? {} : { notificationId };
+  const id = { ...(notificationId === undefined ? {} : { notificationId }), ...(outcome.match === undefined ? {} : { match: outcome.match }) };
   switch (outcome.kind) {
     case 'skipped':
       return { ...id, outcome: 'skipped', reason: outcome.reason, rule: 'none' };

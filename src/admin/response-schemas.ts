@@ -190,7 +190,11 @@ const previewResultSchema = z.object({
   reason: z.string().optional().meta({ description: 'Skipped: why' }),
   rule: z
     .string()
-    .meta({ description: 'The mapping rule that decided (sobject:Event, explicit_ids, salesforce_link, attendees, no_crm_match…); none when skipped' }),
+    .meta({ description: 'The mapping rule that decided (sobject:Event, explicit_ids, salesforce_link, contact_role…, no_crm_match); none when skipped' }),
+  match: z
+    .unknown()
+    .optional()
+    .meta({ description: 'Calendar events and recordings: the match record this mapping would store (docs/calendars.md, matching)' }),
 });
 const previewResultsSchema = z.object({ results: z.array(previewResultSchema).meta({ description: 'One per record, in payload order' }) });
 

@@ -52,8 +52,11 @@ export async function mapRecording(recording: RecordingEvent, deps: RecordingMap
   const records = match.records;
   const found = Boolean(records.opportunityId ?? records.accountId ?? records.leadId);
   if (!found && deps.rules.requireCrmMatch) {
-    const why = match.outcome === 'ambiguous' ? `the match is ambiguous (${match.summary})` : `no CRM match; tried ${match.tried.join('; ')}`;
-    return skipped(`${why} and recordings.requireCrmMatch is set`, match);
+    const reason =
+      match.outcome === 'ambiguous'
+        ? `ambiguous CRM match and recordings.requireCrmMatch is set: ${match.summary}`
+        : `no CRM match and recordings.requireCrmMatch is set; tried ${match.tried.join('; ')}`;
+    return skipped(reason, match);
   }
 
   const request: ImportRequest = {

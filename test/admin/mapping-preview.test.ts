@@ -63,6 +63,8 @@ describeEachEngine('POST /admin/mapping/preview', (engine) => {
           },
           flags: NO_FLAGS,
           rule: 'salesforce_link',
+          // The match record the mapping would store, as the delivery's page shows it.
+          match: expect.objectContaining({ outcome: 'matched', rule: 'salesforce_link', records: { opportunityId: '0068d0000101XyZAAU' } }),
         },
       ],
     });
@@ -90,6 +92,7 @@ describeEachEngine('POST /admin/mapping/preview', (engine) => {
           processImportedMeeting: true,
         },
         rule: 'explicit_ids',
+        match: expect.objectContaining({ outcome: 'matched', rule: 'explicit_ids' }),
       },
     ]);
     expect(await h.counts()).toEqual({ events: 0, jobs: 0 });

@@ -47,6 +47,7 @@ describe('mapCalendarEvent', () => {
       flags: { triggerSummary: true, triggerAiSignals: false },
       coalesceKey: 'source:GOOGLE_CALENDAR:5q3vb0ak2lqk0s0m1o2p3q4r5s',
       rule: 'explicit_ids',
+      match: expect.objectContaining({ outcome: 'matched', rule: 'explicit_ids', records: { accountId: ACCOUNT } }),
     });
   });
 
@@ -90,7 +91,7 @@ describe('mapCalendarEvent', () => {
 
     expect(outcome.kind).toBe('skipped');
     expect(outcome.kind === 'skipped' && outcome.reason).toMatch(
-      /^no CRM match; tried explicit ids .*; salesforce links .*; contact or lead by email \(hank\.buyer@globex\.test\): none; account by .*globex\.test.*: none$/,
+      /^no CRM match; tried explicit ids: none; Salesforce links .*: none; contacts by email \(hank\.buyer@globex\.test\): none with an Account; leads by email \(hank\.buyer@globex\.test\): none; accounts by domain \(globex\.test\): none eligible$/,
     );
   });
 
