@@ -64,7 +64,7 @@ function send(res: ServerResponse, status: number, body: unknown): number {
 }
 
 /** Checks a JWT bearer assertion the way Salesforce does: RS256 signature, iss, sub, aud, exp ≤ 3 minutes. */
-function checkAssertion(assertion: string, options: FakeSalesforceOptions, audience: string): Record<string, unknown> | string {
+export function checkAssertion(assertion: string, options: FakeSalesforceOptions, audience: string): Record<string, unknown> | string {
   const [header, payload, signature] = assertion.split('.');
   if (header === undefined || payload === undefined || signature === undefined || options.publicKey === undefined) return 'malformed assertion';
   const alg = (JSON.parse(Buffer.from(header, 'base64url').toString()) as { alg?: string }).alg;
