@@ -58,7 +58,7 @@ describe('matchCalendarEvent', () => {
 
     const result = await matchCalendarEvent(normalised.event, deps);
 
-    expect(result).toEqual({ kind: 'matched', rule: 'explicit_ids', records: { accountId: '0018d0000101XyZAAU' } });
+    expect(result).toMatchObject({ outcome: 'matched', rule: 'explicit_ids', records: { accountId: '0018d0000101XyZAAU' } });
     expect(fake.queries).toEqual([]);
   });
 
@@ -68,7 +68,11 @@ describe('matchCalendarEvent', () => {
       description: 'Deal: https://acme.lightning.force.com/lightning/r/Opportunity/0068d0000101XyZAAU/view',
     });
 
-    expect(await matchCalendarEvent(event, deps)).toEqual({ kind: 'matched', rule: 'salesforce_link', records: { opportunityId: '0068d0000101XyZAAU' } });
+    expect(await matchCalendarEvent(event, deps)).toMatchObject({
+      outcome: 'matched',
+      rule: 'salesforce_link',
+      records: { opportunityId: '0068d0000101XyZAAU' },
+    });
     expect(fake.queries).toEqual([]);
   });
 
@@ -84,7 +88,7 @@ describe('matchCalendarEvent', () => {
 
     const result = await matchCalendarEvent(meeting(['hank.buyer@globex.test']), deps);
 
-    expect(result).toEqual({ kind: 'matched', rule: 'attendees', records: { accountId: GLOBEX, opportunityId: sfId('006', 2) } });
+    expect(result).toMatchObject({ outcome: 'matched', rule: 'contact_role', records: { accountId: GLOBEX, opportunityId: sfId('006', 2) } });
     // One round trip per kind of lookup: no Lead or domain query once a Contact matched.
     expect(queryKinds(fake.queries)).toEqual(['Contact', 'Opportunity']);
   });
@@ -103,7 +107,7 @@ describe('matchCalendarEvent', () => {
     expect(result).toMatchObject({ records: { accountId: GLOBEX, opportunityId: sfId('006', 1) } });
   });
 
-  it('when no preference applies, then the most recently modified opportunity open at the meeting time wins', async () => {
+  it('when no signal tells two open deals apart, then the tie is not guessed: the Account goes alone and the deals outside the window are ineligible', async () => {
     const { deps } = await setup({
       contacts: [{ Id: sfId('003', 1), Email: 'hank.buyer@globex.test', AccountId: GLOBEX }],
       opportunities: [
@@ -115,9 +119,15 @@ describe('matchCalendarEvent', () => {
       ],
     });
 
-    expect(await matchCalendarEvent(meeting(['hank.buyer@globex.test']), deps)).toMatchObject({
-      records: { accountId: GLOBEX, opportunityId: sfId('006', 2) },
-    });
+    const result = await matchCalendarEvent(meeting(['hank.buyer@globex.test']), deps);
+
+    expect(result).toMatchObject({ outcome: 'ambiguous', records: { accountId: GLOBEX }, policy: { name: 'account-only' } });
+    expect(result.candidates.map((candidate) => [candidate.id, candidate.status])).toEqual([
+      [sfId('006', 1), 'tied'],
+      [sfId('006', 2), 'tied'],
+      [sfId('006', 3), 'ineligible'],
+      [sfId('006', 4), 'ineligible'],
+    ]);
   });
 
   it('when the Account has no opportunity open at the meeting time, then the Account alone is matched', async () => {
@@ -126,7 +136,11 @@ describe('matchCalendarEvent', () => {
       opportunities: [opp(1, GLOBEX, { modified: '2026-01-01T00:00:00.000+0000', closed: '2025-12-01' })],
     });
 
-    expect(await matchCalendarEvent(meeting(['hank.buyer@globex.test']), deps)).toEqual({ kind: 'matched', rule: 'attendees', records: { accountId: GLOBEX } });
+    expect(await matchCalendarEvent(meeting(['hank.buyer@globex.test']), deps)).toMatchObject({
+      outcome: 'matched',
+      rule: 'contact_account',
+      records: { accountId: GLOBEX },
+    });
   });
 
   it('when an attendee is an unconverted Lead and no Contact matches, then the Lead is matched', async () => {
@@ -137,9 +151,9 @@ describe('matchCalendarEvent', () => {
       ],
     });
 
-    expect(await matchCalendarEvent(meeting(['old@startup.test', 'pat@startup.test']), deps)).toEqual({
-      kind: 'matched',
-      rule: 'attendees',
+    expect(await matchCalendarEvent(meeting(['old@startup.test', 'pat@startup.test']), deps)).toMatchObject({
+      outcome: 'matched',
+      rule: 'lead',
       records: { leadId: sfId('00Q', 7) },
     });
     expect(queryKinds(fake.queries)).toEqual(['Contact', 'Lead']);
@@ -148,12 +162,12 @@ describe('matchCalendarEvent', () => {
   it('when no email matches but another Contact shares the attendee domain, then that Account is matched', async () => {
     const { fake, deps } = await setup({ contacts: [{ Id: sfId('003', 2), Email: 'cfo@initech.test', AccountId: INITECH }] });
 
-    expect(await matchCalendarEvent(meeting(['new.person@initech.test']), deps)).toEqual({
-      kind: 'matched',
-      rule: 'attendees',
+    expect(await matchCalendarEvent(meeting(['new.person@initech.test']), deps)).toMatchObject({
+      outcome: 'matched',
+      rule: 'domain',
       records: { accountId: INITECH },
     });
-    expect(queryKinds(fake.queries)).toEqual(['Contact', 'Lead', 'ContactDomain', 'Opportunity']);
+    expect(queryKinds(fake.queries).sort()).toEqual(['Contact', 'ContactDomain', 'Lead', 'Opportunity', 'Website']);
   });
 
   it('when only an Account website matches the domain, then that Account is matched and look-alike domains are not', async () => {
@@ -167,21 +181,25 @@ describe('matchCalendarEvent', () => {
     expect(await matchCalendarEvent(meeting(['new.person@initech.test']), deps)).toMatchObject({ records: { accountId: INITECH } });
   });
 
-  it('when the only attendees are internal, personal-mail or rooms, then nothing is looked up even if they are Contacts', async () => {
-    const { fake, deps } = await setup({
-      contacts: [
-        { Id: sfId('003', 3), Email: 'bo.se@example.com', AccountId: GLOBEX },
-        { Id: sfId('003', 4), Email: 'hank.private@gmail.com', AccountId: GLOBEX },
-      ],
-      accounts: [{ Id: sfId('001', 5), Website: 'gmail.com' }],
-    });
-    const event = meeting(['bo.se@example.com', 'hank.private@gmail.com', 'room-4@resource.calendar.google.com']);
+  it('when the only attendees are internal or rooms, then nothing is looked up even if they are Contacts', async () => {
+    const { fake, deps } = await setup({ contacts: [{ Id: sfId('003', 3), Email: 'bo.se@example.com', AccountId: GLOBEX }] });
+    const event = meeting(['bo.se@example.com', 'room-4@resource.calendar.google.com']);
 
     const result = await matchCalendarEvent(event, deps);
 
     expect(result.outcome).toBe('none');
-    expect(result.outcome === 'none' && result.tried.at(-1)).toMatch(/no external business attendee/);
+    expect(result.tried.at(-1)).toMatch(/no external attendee/);
     expect(fake.queries).toEqual([]);
+  });
+
+  it('when a personal address is exactly a Contact’s email, then it matches that Contact’s Account; the free-mail domain itself never matches', async () => {
+    const { deps } = await setup({
+      contacts: [{ Id: sfId('003', 4), Email: 'hank.private@gmail.com', AccountId: GLOBEX }],
+      accounts: [{ Id: sfId('001', 5), Website: 'gmail.com' }],
+    });
+
+    expect(await matchCalendarEvent(meeting(['hank.private@gmail.com']), deps)).toMatchObject({ outcome: 'matched', records: { accountId: GLOBEX } });
+    expect((await matchCalendarEvent(meeting(['stranger@gmail.com']), deps)).outcome).toBe('none');
   });
 
   it('when nothing matches at all, then the result lists every rule tried', async () => {
@@ -189,15 +207,14 @@ describe('matchCalendarEvent', () => {
 
     const result = await matchCalendarEvent(meeting(['x@unknown.test']), deps);
 
-    expect(result).toEqual({
-      outcome: 'none',
-      tried: [
-        'explicit ids (sfOpportunityId, sfAccountId, sfLeadId): none',
-        'salesforce links or ids in description and location: none',
-        'contact or lead by email (x@unknown.test): none',
-        'account by contact email domain or website (unknown.test): none',
-      ],
-    });
+    expect(result).toMatchObject({ outcome: 'none', records: {} });
+    expect(result.tried).toEqual([
+      'explicit ids: none',
+      'Salesforce links or ids in the description and location: none',
+      'contacts by email (x@unknown.test): none with an Account',
+      'leads by email (x@unknown.test): none',
+      'accounts by domain (unknown.test): none eligible',
+    ]);
   });
 
   it('when a second event has the same attendees, then every answer comes from the cache', async () => {

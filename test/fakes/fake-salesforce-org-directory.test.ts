@@ -2,8 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
-import { createJsforceAttendeeDirectory } from '../../src/salesforce/jsforce-attendee-directory.ts';
 import { createSalesforceApi } from '../../src/salesforce/jsforce-connection.ts';
+import { createJsforceCrmDirectory } from '../../src/salesforce/jsforce-crm-directory.ts';
 import { createJsforceDirectory } from '../../src/salesforce/jsforce-directory.ts';
 import { captureLogs } from '../support/log-capture.ts';
 import { A, bridgeOrg, C, L, O, U } from './fake-salesforce-org-fixture.ts';
@@ -25,7 +25,7 @@ async function attendeeDirectory() {
     auth: { flow: 'client-credentials', loginUrl: fake.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
     apiVersion: '62.0',
   });
-  return { fake, directory: createJsforceAttendeeDirectory({ api, logger: captureLogs().logger, cacheTtlMs: 600_000 }) };
+  return { fake, directory: createJsforceCrmDirectory({ api, logger: captureLogs().logger, cacheTtlMs: 600_000 }) };
 }
 
 describe('fake Salesforce org: the jsforce directories end to end', () => {
@@ -36,8 +36,8 @@ describe('fake Salesforce org: the jsforce directories end to end', () => {
     const leads = await directory.leadsByEmail(['lena@hooli.test', 'ann@globex.test', 'mo@hooli.test']);
 
     expect(sortedBy(contacts, (match) => match.id)).toEqual([
-      { id: C.ann, email: 'ann@globex.test', accountId: A.globex },
-      { id: C.dora, email: 'dora@globex.test', accountId: null },
+      { id: C.ann, email: 'ann@globex.test', accountId: A.globex, accountType: 'Customer', accountWebsite: 'https://www.globex.test' },
+      { id: C.dora, email: 'dora@globex.test', accountId: null, accountType: null, accountWebsite: null },
     ]);
     expect(sortedBy(leads, (match) => match.id)).toEqual([
       { id: L.lena, email: 'lena@hooli.test' },
@@ -46,21 +46,25 @@ describe('fake Salesforce org: the jsforce directories end to end', () => {
     expect(fake.queries()).toHaveLength(2);
   });
 
-  it('when the attendee directory looks up accounts by domain, then contact domains count contacts and websites keep only the domain and its subdomains', async () => {
+  it('when the directory looks up accounts by domain, then contact domains count contacts, websites match by host only, and each domain is answered on its own', async () => {
     const { fake, directory } = await attendeeDirectory();
 
-    const byContacts = await directory.accountsByContactDomain(['globex.test', 'initech.test']);
-    const byWebsite = await directory.accountsByWebsite(['globex.test', 'initech.test']);
+    const found = await directory.accountsByDomain(['globex.test', 'initech.test']);
 
-    expect(sortedBy(byContacts, (match) => match.accountId)).toEqual([
-      { accountId: A.globex, domain: 'globex.test', contacts: 2 },
-      { accountId: A.initech, domain: 'initech.test', contacts: 1 },
+    expect(sortedBy(found, (match) => `${match.accountId}|${match.via}`)).toEqual([
+      { accountId: A.globex, domain: 'globex.test', via: 'contact_domain', host: 'exact', contacts: 2, accountType: 'Customer' },
+      { accountId: A.globex, domain: 'globex.test', via: 'website', host: 'exact', contacts: 0, accountType: 'Customer' },
+      { accountId: A.initech, domain: 'initech.test', via: 'contact_domain', host: 'exact', contacts: 1, accountType: 'Partner' },
+      { accountId: A.initech, domain: 'initech.test', via: 'website', host: 'exact', contacts: 0, accountType: 'Partner' },
     ]);
-    expect(sortedBy(byWebsite, (match) => match.accountId)).toEqual([
-      { accountId: A.globex, domain: 'globex.test', contacts: 0 },
-      { accountId: A.initech, domain: 'initech.test', contacts: 0 },
-    ]);
-    expect(fake.queries().map((soql) => soql.split(' WHERE ')[0])).toEqual(['SELECT AccountId, Email FROM Contact', 'SELECT Id, Website FROM Account']);
+    // notglobex.test is found by LIKE '%globex.test%' and dropped: a domain matches a host, never a substring.
+    expect(found.map((match) => match.accountId)).not.toContain(A.notGlobex);
+    expect(
+      fake
+        .queries()
+        .map((soql) => soql.split(' WHERE ')[0])
+        .sort(),
+    ).toEqual(['SELECT AccountId, Account.Type, Email FROM Contact', 'SELECT Id, Website, Type FROM Account']);
   });
 
   it('when the attendee directory asks for opportunities, then open ones and those closed within a year come with owner and contact role emails', async () => {
@@ -68,36 +72,55 @@ describe('fake Salesforce org: the jsforce directories end to end', () => {
 
     const candidates = await directory.opportunitiesOf([A.globex, A.initech]);
 
+    const common = { accountType: null, teamEmails: [] };
     expect(sortedBy(candidates, (candidate) => candidate.id)).toEqual([
       {
+        ...common,
         id: O.open,
+        name: 'Globex renewal',
         accountId: A.globex,
+        accountType: 'Customer',
         isClosed: false,
+        isWon: false,
+        stageName: 'Negotiation',
         closeDate: '2026-06-30',
         createdDate: '2026-02-25T09:00:00.000+0000',
         lastModifiedDate: '2026-02-25T09:00:00.000+0000',
         ownerEmail: 'olivia@seller.test',
-        contactEmails: ['ann@globex.test', 'carl@initech.test'],
+        contactRoles: [
+          { email: 'ann@globex.test', isPrimary: true, role: 'Decision Maker' },
+          { email: 'carl@initech.test', isPrimary: false, role: 'Influencer' },
+        ],
       },
       {
+        ...common,
         id: O.closedLastYear,
+        name: 'Globex pilot',
         accountId: A.globex,
+        accountType: 'Customer',
         isClosed: true,
+        isWon: true,
+        stageName: 'Closed Won',
         closeDate: '2025-06-01',
         createdDate: '2025-06-01T09:00:00.000+0000',
         lastModifiedDate: '2025-06-01T09:00:00.000+0000',
         ownerEmail: 'pete@seller.test',
-        contactEmails: ['bob@globex.test'],
+        contactRoles: [{ email: 'bob@globex.test', isPrimary: true, role: null }],
       },
       {
+        ...common,
         id: O.initech,
+        name: 'Initech upsell',
         accountId: A.initech,
+        accountType: 'Partner',
         isClosed: false,
+        isWon: false,
+        stageName: 'Prospecting',
         closeDate: '2026-04-15',
         createdDate: '2026-03-01T09:00:00.000+0000',
         lastModifiedDate: '2026-03-01T09:00:00.000+0000',
         ownerEmail: null,
-        contactEmails: [],
+        contactRoles: [],
       },
     ]);
     expect(fake.queries()).toHaveLength(1);
@@ -110,7 +133,9 @@ describe('fake Salesforce org: the jsforce directories end to end', () => {
 
     const contacts = await directory.contactsByEmail(['bob@globex.test']);
 
-    expect(contacts).toEqual([{ id: C.bob, email: 'bob@globex.test', accountId: A.globex }]);
+    expect(contacts).toEqual([
+      { id: C.bob, email: 'bob@globex.test', accountId: A.globex, accountType: 'Customer', accountWebsite: 'https://www.globex.test' },
+    ]);
     expect(fake.queries()).toHaveLength(3);
     expect(fake.queries()[1]).toBe(fake.queries()[2]);
   });

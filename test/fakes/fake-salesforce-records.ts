@@ -1,21 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
-
-import { listenOnLoopback } from '../support/listen-on-loopback.ts';
+import { startFakeSalesforceOrg } from './fake-salesforce-org/index.ts';
+import type { JsonOrg } from './fake-salesforce-org/org.ts';
 
 /**
- * A loopback Salesforce holding Contacts, Leads, Accounts and Opportunities, answering exactly the
- * SOQL shapes the attendee directory sends (anything else is MALFORMED_QUERY, so a changed query
- * fails loudly). Client credentials flow only. Records every query.
+ * Contacts, Leads, Accounts and Opportunities written the short way tests like to write them,
+ * served by the SOQL-evaluating fake org (fake-salesforce-org/): every query the bridge sends is
+ * evaluated as Salesforce would, never pattern-matched. Client credentials flow only.
  */
 export interface Tables {
   contacts?: Array<{ Id: string; Email: string; AccountId: string | null }>;
   leads?: Array<{ Id: string; Email: string; IsConverted?: boolean }>;
-  accounts?: Array<{ Id: string; Website: string | null; LastModifiedDate?: string }>;
+  accounts?: Array<{ Id: string; Website: string | null; LastModifiedDate?: string; Type?: string | null }>;
   opportunities?: Array<{
     Id: string;
     AccountId: string;
     IsClosed: boolean;
+    IsWon?: boolean;
     CloseDate: string;
     CreatedDate: string;
     LastModifiedDate: string;
@@ -26,130 +25,60 @@ export interface Tables {
 
 export interface FakeSalesforceRecords {
   url: string;
-  queries: string[];
+  /** Every SOQL text received, in order. */
+  readonly queries: string[];
   failNextQueries(count: number): void;
   close(): Promise<void>;
 }
 
-const quoted = (list: string) => [...list.matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((match) => match[1]!.replace(/\\(.)/g, '$1'));
-const records = (type: string, rows: Array<Record<string, unknown>>) => ({
-  totalSize: rows.length,
-  done: true,
-  records: rows.map((row) => ({ attributes: { type }, ...row })),
-});
+// Ids the tables leave implicit (owners, contact roles, role-only contacts): valid-looking and distinct.
+const implicitId = (prefix: string, n: number) => `${prefix}8d0000${String(n).padStart(6, '0')}AAA`;
 
-function answer(soql: string, tables: Tables): unknown {
-  let match = /^SELECT Id, Email, AccountId FROM Contact WHERE Email IN \((.*)\)$/.exec(soql);
-  if (match) {
-    const emails = quoted(match[1]!).map((email) => email.toLowerCase());
-    return records(
-      'Contact',
-      (tables.contacts ?? []).filter((row) => emails.includes(row.Email.toLowerCase())),
-    );
-  }
-  match = /^SELECT Id, Email FROM Lead WHERE IsConverted = false AND Email IN \((.*)\)$/.exec(soql);
-  if (match) {
-    const emails = quoted(match[1]!).map((email) => email.toLowerCase());
-    return records(
-      'Lead',
-      (tables.leads ?? []).filter((row) => !row.IsConverted && emails.includes(row.Email.toLowerCase())).map(({ Id, Email }) => ({ Id, Email })),
-    );
-  }
-  match = /^SELECT AccountId, Email FROM Contact WHERE AccountId != null AND \((.*)\) LIMIT \d+$/.exec(soql);
-  if (match) {
-    const suffixes = quoted(match[1]!).map((like) => like.replace(/^%/, '').toLowerCase());
-    return records(
-      'Contact',
-      (tables.contacts ?? [])
-        .filter((row) => row.AccountId !== null && suffixes.some((suffix) => row.Email.toLowerCase().endsWith(suffix)))
-        .map(({ AccountId, Email }) => ({ AccountId, Email })),
-    );
-  }
-  match = /^SELECT Id, Website FROM Account WHERE (.*) ORDER BY LastModifiedDate DESC LIMIT \d+$/.exec(soql);
-  if (match) {
-    const parts = quoted(match[1]!).map((like) => like.replace(/%/g, '').toLowerCase());
-    const rows = (tables.accounts ?? []).filter((row) => row.Website !== null && parts.some((part) => row.Website!.toLowerCase().includes(part)));
-    return records(
-      'Account',
-      rows.map(({ Id, Website }) => ({ Id, Website })),
-    );
-  }
-  match =
-    /^SELECT Id, AccountId, IsClosed, CloseDate, CreatedDate, LastModifiedDate, Owner\.Email, \(SELECT Contact\.Email FROM OpportunityContactRoles\) FROM Opportunity WHERE AccountId IN \((.*)\) AND \(IsClosed = false OR CloseDate = LAST_N_DAYS:365\) ORDER BY LastModifiedDate DESC LIMIT \d+$/.exec(
-      soql,
-    );
-  if (match) {
-    const ids = quoted(match[1]!);
-    const rows = (tables.opportunities ?? []).filter((row) => ids.includes(row.AccountId));
-    return records(
-      'Opportunity',
-      rows.map(({ OwnerEmail, ContactRoleEmails, ...row }) => ({
-        ...row,
-        Owner: OwnerEmail === null ? null : { attributes: { type: 'User' }, Email: OwnerEmail },
-        OpportunityContactRoles: ContactRoleEmails?.length
-          ? records(
-              'OpportunityContactRole',
-              ContactRoleEmails.map((Email) => ({ Contact: { Email } })),
-            )
-          : null,
-      })),
-    );
-  }
-  return undefined;
+/** The tables as an org: owners become Users, contact role emails OpportunityContactRoles on Contacts of that email. */
+export function orgOf(tables: Tables): JsonOrg {
+  const users = new Map<string, string>();
+  const contacts: Array<Record<string, unknown>> = (tables.contacts ?? []).map((contact) => ({ ...contact }));
+  const contactOf = (email: string) => {
+    const found = contacts.find((contact) => String(contact.Email).toLowerCase() === email.toLowerCase());
+    if (found !== undefined) return String(found.Id);
+    const id = implicitId('003', contacts.length + 1);
+    contacts.push({ Id: id, Email: email, AccountId: null });
+    return id;
+  };
+  const roles: Array<Record<string, unknown>> = [];
+  const opportunities = (tables.opportunities ?? []).map(({ OwnerEmail, ContactRoleEmails, ...opportunity }) => {
+    let ownerId: string | null = null;
+    if (OwnerEmail !== null) {
+      ownerId = users.get(OwnerEmail) ?? implicitId('005', users.size + 1);
+      users.set(OwnerEmail, ownerId);
+    }
+    for (const email of ContactRoleEmails ?? []) {
+      roles.push({ Id: implicitId('00K', roles.length + 1), OpportunityId: opportunity.Id, ContactId: contactOf(email), IsPrimary: false, Role: null });
+    }
+    return { Name: null, StageName: null, IsWon: false, ...opportunity, OwnerId: ownerId };
+  });
+  return {
+    User: [...users].map(([email, id]) => ({ Id: id, Email: email })),
+    Account: (tables.accounts ?? []).map((account) => ({ Type: null, LastModifiedDate: '2026-01-01T00:00:00.000+0000', ...account })),
+    Contact: contacts,
+    Lead: (tables.leads ?? []).map((lead) => ({ IsConverted: false, ...lead })),
+    Opportunity: opportunities,
+    OpportunityContactRole: roles,
+    OpportunityTeamMember: [],
+  };
 }
 
 export async function startFakeSalesforceRecords(
   tables: Tables,
   credentials = { clientId: 'bridge-app', clientSecret: 'right-secret' },
 ): Promise<FakeSalesforceRecords> {
-  const queries: string[] = [];
-  const tokens = new Set<string>();
-  let failures = 0;
-  let url = '';
-  const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8' });
-    res.end(JSON.stringify(body));
-  };
-
-  const server = createServer((req, res) => {
-    void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const target = new URL(req.url ?? '/', url);
-      if (req.method === 'POST' && target.pathname === '/services/oauth2/token') {
-        const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-        if (
-          form.get('grant_type') !== 'client_credentials' ||
-          form.get('client_id') !== credentials.clientId ||
-          form.get('client_secret') !== credentials.clientSecret
-        ) {
-          return send(res, 400, { error: 'invalid_client' });
-        }
-        const token = `00D!${randomUUID()}`;
-        tokens.add(token);
-        return send(res, 200, { access_token: token, instance_url: url, id: `${url}/id/00D/005`, token_type: 'Bearer', issued_at: String(Date.now()) });
-      }
-      if (req.method === 'GET' && /^\/services\/data\/v\d+\.\d\/query\/?$/.test(target.pathname)) {
-        const soql = target.searchParams.get('q') ?? '';
-        queries.push(soql);
-        if (!tokens.has(/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? ''))
-          return send(res, 401, [{ errorCode: 'INVALID_SESSION_ID', message: 'Session expired' }]);
-        if (failures > 0) {
-          failures -= 1;
-          return send(res, 503, [{ errorCode: 'SERVER_UNAVAILABLE', message: 'unavailable' }]);
-        }
-        const body = answer(soql, tables);
-        return body === undefined ? send(res, 400, [{ errorCode: 'MALFORMED_QUERY', message: `unexpected query: ${soql}` }]) : send(res, 200, body);
-      }
-      send(res, 404, [{ errorCode: 'NOT_FOUND', message: 'not found' }]);
-    })();
-  });
-  const listening = await listenOnLoopback(server);
-  url = listening.url;
+  const fake = await startFakeSalesforceOrg({ org: orgOf(tables), ...credentials });
   return {
-    url,
-    queries,
-    failNextQueries: (count) => void (failures += count),
-    close: listening.close,
+    url: fake.url,
+    get queries() {
+      return fake.queries();
+    },
+    failNextQueries: (count) => fake.failNextQueries(count, 503),
+    close: () => fake.close(),
   };
 }

@@ -21,13 +21,13 @@ export async function directoryWith(tables: Tables, options: { cacheTtlMs?: numb
 /** Which kinds of lookup the queries were, in order (Contact, Lead, ContactDomain, Website, Opportunity). */
 export function queryKinds(queries: readonly string[]): string[] {
   return queries.map((soql) =>
-    soql.startsWith('SELECT Id, Email, AccountId FROM Contact')
+    soql.startsWith('SELECT Id, Email, AccountId, Account.Type, Account.Website FROM Contact')
       ? 'Contact'
       : soql.startsWith('SELECT Id, Email FROM Lead')
         ? 'Lead'
-        : soql.startsWith('SELECT AccountId, Email FROM Contact')
+        : soql.startsWith('SELECT AccountId, Account.Type, Email FROM Contact')
           ? 'ContactDomain'
-          : soql.startsWith('SELECT Id, Website FROM Account')
+          : soql.startsWith('SELECT Id, Website, Type FROM Account')
             ? 'Website'
             : soql.includes('FROM Opportunity')
               ? 'Opportunity'
