@@ -4,6 +4,7 @@ import type { MatchRecord } from '../matching/types.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { importJob, remapJob } from '../momentum/delivery-jobs.ts';
 import type { Inbox, Matches, MeetingPin, NewMatchRecord } from '../store/types.ts';
+import { applyPin } from './apply-pin.ts';
 import { type EventMapper, LookupError, UnmappableEventError } from './event-mapper.ts';
 import { mapEventKind } from './map-event-job.ts';
 import type { MappingOutcome } from './mapping-outcome.ts';
@@ -47,8 +48,9 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     const startedAt = context.now();
     let outcome: MappingOutcome;
     try {
-      const pin = job.serialKey === null ? undefined : await deps.store.matches.getPin(job.serialKey);
-      outcome = await mapper(event, { logger: context.logger, signal: context.signal, ...(pin === undefined ? {} : { pin: pinOf(pin) }) });
+      const stored = job.serialKey === null ? undefined : await deps.store.matches.getPin(job.serialKey);
+      const pin = stored === undefined ? undefined : pinOf(stored);
+      outcome = applyPin(await mapper(event, { logger: context.logger, signal: context.signal, ...(pin === undefined ? {} : { pin }) }), pin);
     } catch (error) {
       if (error instanceof LookupError) {
         count(event.source, 'lookup_failed', 'none');

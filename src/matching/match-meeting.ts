@@ -38,6 +38,12 @@ const base = (
   ...(rulesVersion === undefined ? {} : { rulesVersion }),
 });
 
+/** The match record of a meeting an operator pinned: the pin wins over every rule, whatever the source. */
+export function pinnedMatch(pin: NonNullable<MeetingToMatch['pin']>, rulesVersion?: string): MatchRecord {
+  const { by, at, reason } = pin;
+  return { ...base(rulesVersion), outcome: 'pinned', rule: 'pinned', records: pin.records, pin: { by, at, reason }, summary: `Pinned by ${by}: ${reason}` };
+}
+
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
 
 export async function matchMeeting(
@@ -47,10 +53,7 @@ export async function matchMeeting(
   rulesVersion?: string,
 ): Promise<MatchRecord> {
   const record = base(rulesVersion);
-  if (meeting.pin !== undefined) {
-    const { by, at, reason } = meeting.pin;
-    return { ...record, outcome: 'pinned', rule: 'pinned', records: meeting.pin.records, pin: { by, at, reason }, summary: `Pinned by ${by}: ${reason}` };
-  }
+  if (meeting.pin !== undefined) return pinnedMatch(meeting.pin, rulesVersion);
   if (has(meeting.explicit))
     return { ...record, outcome: 'matched', rule: 'explicit_ids', records: meeting.explicit, summary: 'The meeting names its Salesforce ids itself' };
   record.tried.push('explicit ids: none');
