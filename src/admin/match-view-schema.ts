@@ -18,13 +18,10 @@ export const candidateSchema = z.looseObject({
   id: z.string(),
   name: z.string().nullable().optional(),
   accountId: z.string().optional(),
-  score: z
-    .object({ roles: z.int(), owner: z.boolean(), timing: z.int(), account: z.number() })
-    .optional()
-    .meta({
-      description:
-        'An opportunity: contact roles attending, owner attends, timing (2 open, 1 created after, 0 closed before), Account rank; compared in that order',
-    }),
+  score: z.object({ roles: z.int(), owner: z.boolean(), timing: z.int(), account: z.number() }).optional().meta({
+    description:
+      'An opportunity: contact roles attending, owner attends, timing (2 open, 1 created after, 0 closed before), Account rank; compared in that order',
+  }),
   status: z.enum(['chosen', 'tied', 'lost', 'ineligible', 'excluded']),
   why: z.string(),
 });

@@ -34,6 +34,8 @@ export const matchListQuerySchema = z.strictObject({
 
 const PIN_FIELDS = ['opportunityId', 'accountId', 'leadId'] as const;
 
+const KIND_NAME: Record<RecordKind, string> = { opportunity: 'an Opportunity', account: 'an Account', lead: 'a Lead' };
+
 /** A Salesforce id of one kind (docs/protocols.md §2): 15 or 18 characters, its checksum right, its key prefix the kind's; kept as 18. */
 const recordId = (kind: RecordKind, prefix: string) =>
   z
@@ -42,10 +44,10 @@ const recordId = (kind: RecordKind, prefix: string) =>
     .transform((text, ctx) => {
       const id = normalizeSalesforceId(text);
       if (id === undefined) ctx.addIssue({ code: 'custom', message: 'expected a 15- or 18-character Salesforce id' });
-      else if (classifySalesforceId(id) !== kind) ctx.addIssue({ code: 'custom', message: `expected a ${kind} id (prefix ${prefix})` });
+      else if (classifySalesforceId(id) !== kind) ctx.addIssue({ code: 'custom', message: `expected ${KIND_NAME[kind]} id (prefix ${prefix})` });
       return id ?? text;
     })
-    .meta({ description: `A ${kind} id (${prefix}…), 15 or 18 characters; kept as 18` });
+    .meta({ description: `${KIND_NAME[kind]} id (${prefix}…), 15 or 18 characters; kept as 18` });
 
 export const REASON_MAX = 500;
 
