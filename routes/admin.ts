@@ -9,7 +9,9 @@ import { deliveryDetail, listDeliveries } from '../src/admin/deliveries.ts';
 import { inboundEventDetail, listInboundEvents, reprocessEvent } from '../src/admin/events.ts';
 import { enqueueManualImport, enqueueManualRemap } from '../src/admin/manual-deliveries.ts';
 import type { MappingPreview } from '../src/admin/mapping-preview.ts';
+import { listMatches, meetingDetail, pinView } from '../src/admin/matches.ts';
 import { buildOpenApi } from '../src/admin/openapi.ts';
+import { pinMeeting, unpinMeeting } from '../src/admin/pins.ts';
 import { cancelDelivery, replayDelivery } from '../src/admin/replay.ts';
 import type { AdminRouteSpec } from '../src/admin/route-spec.ts';
 import { ADMIN_ROUTE_LIST, ADMIN_ROUTES } from '../src/admin/routes.ts';
@@ -82,6 +84,17 @@ export function adminRouter(deps: AdminRouterDeps): Router {
   on(R.manualImport, async ({ body }) => {
     const job = await enqueueManualImport(store, body);
     return { body: { delivery: jobSummary(job) }, changed: { deliveryId: job.id, kind: 'import' } };
+  });
+
+  on(R.getMeeting, async ({ params }) => ({ body: await meetingDetail(store, params.key) }));
+  on(R.listMatches, async ({ query }) => ({ body: await listMatches(store, query) }));
+  on(R.pinMeeting, async ({ params, body, keyFingerprint }) => {
+    const { pin, job } = await pinMeeting(store, params.key, body, keyFingerprint);
+    return { body: { pin: pinView(pin), job: jobSummary(job) }, changed: { meetingKey: params.key, pinned: pin.records, jobId: job.id } };
+  });
+  on(R.unpinMeeting, async ({ params }) => {
+    const { job } = await unpinMeeting(store, params.key);
+    return { changed: { meetingKey: params.key, unpinned: true, ...(job === undefined ? {} : { jobId: job.id }) } };
   });
 
   on(R.stats, async () => ({ body: await adminStats(store, deps.momentumRate) }));

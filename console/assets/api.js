@@ -29,7 +29,8 @@ export function createApi({ getKey, onUnauthorized }) {
       cache: 'no-store',
       credentials: 'omit',
     });
-    const payload = await response.json().catch(() => null);
+    // A 204 (a cleared pin) has no body.
+    const payload = response.status === 204 ? null : await response.json().catch(() => null);
     if (response.status === 401) onUnauthorized();
     if (!response.ok) {
       const error = payload?.error ?? {};
@@ -41,5 +42,7 @@ export function createApi({ getKey, onUnauthorized }) {
     get: (path, query) => call('GET', path, { query }),
     /** `query`: for the routes that take options as query parameters (a manual remap's flags). */
     post: (path, body, query) => call('POST', path, { body, query }),
+    put: (path, body) => call('PUT', path, { body }),
+    del: (path) => call('DELETE', path),
   };
 }

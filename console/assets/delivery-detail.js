@@ -1,4 +1,5 @@
 import { attempt, byId, el, fields, formatTime, pretty, showStatus, stateBadge } from './dom.js';
+import { whyThisRecord } from './match-view.js';
 
 const REPLAYABLE = new Set(['dead', 'succeeded', 'cancelled', 'skipped']);
 const FINAL = new Set(['succeeded', 'dead', 'skipped', 'cancelled', 'superseded']);
@@ -9,7 +10,7 @@ const POLL_MS = 1000;
  * superseded it and its replays, with Replay and Cancel. While it is pending or running the panel
  * refreshes itself, so an operator sees a replay go through.
  */
-export function createDeliveryDetail({ api, onChanged, openEvent, origin }) {
+export function createDeliveryDetail({ api, onChanged, openEvent, openMeeting, orgLinks, origin }) {
   const panel = byId('delivery-detail');
   let shownId = null;
   let timer;
@@ -91,6 +92,22 @@ export function createDeliveryDetail({ api, onChanged, openEvent, origin }) {
       ]),
       el('h3', { text: 'Where it came from' }),
       originHolder,
+      whyThisRecord(detail.match, {
+        orgLinks,
+        extra: detail.match
+          ? el(
+              'p',
+              {},
+              el('button', {
+                type: 'button',
+                class: 'link',
+                dataset: { field: 'meeting-link' },
+                onclick: () => openMeeting(detail.match.meetingKey),
+                text: `Open the meeting's page (${detail.match.meetingKey})`,
+              }),
+            )
+          : null,
+      }),
       el('h3', { text: 'Attempts' }),
       attemptsTable(detail.attempts),
       el('h3', { text: 'Request' }),

@@ -15,7 +15,7 @@ export function requestSalesforceIds(request) {
 /**
  * Where a delivery came from: its inbound event (read once per delivery, so the panel's polling
  * does not read it again), the org it names, and the mapping rule. The map-event job's result names
- * the rule when the bridge records it; otherwise the event is previewed under today's rules
+ * the rule when the bridge records it, as does the delivery's match record; otherwise the event is previewed under today's rules
  * (POST /admin/mapping/preview: nothing stored or sent) and the panel says that is what it shows.
  */
 export function createDeliveryOrigin({ api, orgLinks }) {
@@ -35,10 +35,11 @@ export function createDeliveryOrigin({ api, orgLinks }) {
     }
   }
 
-  async function load(delivery, eventSummary) {
+  /** `match`: the match record that made the delivery, which names its rule; without one the rule is previewed. */
+  async function load(delivery, eventSummary, match) {
     const eventDetail = await api.get(`events/${eventSummary.id}`);
     const origin = orgLinks.learn(eventDetail.event, eventDetail.message);
-    return { eventDetail, origin, rule: await ruleOf(eventDetail, delivery.kind) };
+    return { eventDetail, origin, rule: match ? { rule: match.rule, recorded: true } : await ruleOf(eventDetail, delivery.kind) };
   }
 
   function ruleText(rule) {
@@ -83,7 +84,7 @@ export function createDeliveryOrigin({ api, orgLinks }) {
       );
       return;
     }
-    if (!cache.has(delivery.id)) cache.set(delivery.id, load(delivery, event));
+    if (!cache.has(delivery.id)) cache.set(delivery.id, load(delivery, event, detail.match));
     if (!holder.childNodes.length) holder.append(el('p', { class: 'muted', text: `Reading inbound event #${event.id}…` }));
     let origin;
     try {

@@ -1,4 +1,5 @@
 import { createActivity } from './activity.js';
+import { createAmbiguous } from './ambiguous.js';
 import { createApi } from './api.js';
 import { createBulkReplay } from './bulk.js';
 import { createCalendars } from './calendars.js';
@@ -9,6 +10,7 @@ import { byId, showStatus } from './dom.js';
 import { createEvents } from './events.js';
 import { createImportForm } from './import-form.js';
 import { createKeyStore } from './key-store.js';
+import { createMeeting } from './meeting.js';
 import { createPreview } from './preview.js';
 import { createQuota } from './quota.js';
 import { createRemapForm } from './remap-form.js';
@@ -18,7 +20,7 @@ import { createStats } from './stats.js';
 const STATS_EVERY_MS = 10_000;
 /** The chart changes by the hour: every sixth stats refresh is often enough. */
 const ACTIVITY_EVERY = 6;
-const VIEWS = ['deliveries', 'events', 'preview', 'remap', 'import', 'calendars'];
+const VIEWS = ['deliveries', 'events', 'ambiguous', 'meeting', 'preview', 'remap', 'import', 'calendars'];
 
 const keys = createKeyStore();
 const keyPanel = byId('key-panel');
@@ -53,12 +55,19 @@ const refreshAll = async () => {
   await Promise.all([stats.refresh(), deliveries.load()]);
 };
 const openDelivery = (id) => (selectTab('deliveries'), void detail.show(id, { watching: true, reveal: true }));
+const openEvent = (id) => (selectTab('events'), void events.show(id));
+// A meeting's page has no tab of its own: the delivery page and the ambiguous queue open it.
+const openMeeting = (key) => (selectTab('meeting'), void meeting.show(key, { reveal: true }));
 const detail = createDeliveryDetail({
   api,
   onChanged: refreshAll,
-  openEvent: (id) => (selectTab('events'), void events.show(id)),
+  openEvent,
+  openMeeting,
+  orgLinks,
   origin: createDeliveryOrigin({ api, orgLinks }),
 });
+const meeting = createMeeting({ api, orgLinks, openDelivery, openEvent, onChanged: refreshAll });
+const ambiguous = createAmbiguous({ api, orgLinks, openMeeting, onChanged: refreshAll });
 const deliveries = createDeliveries({ api, detail, orgLinks });
 const preview = createPreview({ api });
 const events = createEvents({ api, openDelivery, previewEvent: (id) => (selectTab('preview'), preview.forEvent(id)), orgLinks });
@@ -77,6 +86,7 @@ function selectTab(name) {
     tab.setAttribute('aria-pressed', String(tab.dataset.tab === name));
   for (const view of VIEWS) byId(`${view}-view`).hidden = name !== view;
   if (name === 'events') void events.load();
+  if (name === 'ambiguous') void ambiguous.load();
   if (name === 'calendars') void calendars.load();
 }
 for (const tab of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button.tab')))

@@ -1,6 +1,6 @@
 import type { Store } from '../store/types.ts';
 
-/** The part of the store the admin API uses: reads, enqueue (reprocess, manual), replays and cancel. */
+/** The part of the store the admin API uses: reads, enqueue (reprocess, manual), replays and cancel, match records and pins. */
 export type AdminStore = Pick<
   Store,
   | 'listJobs'
@@ -15,4 +15,5 @@ export type AdminStore = Pick<
   | 'cancelJob'
   | 'stats'
   | 'activity'
+  | 'matches'
 >;

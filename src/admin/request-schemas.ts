@@ -4,6 +4,7 @@ import { MAX_ATTENDEES } from '../calendar/attendee-bound.ts';
 import { hasControlCharacter } from '../http/inbound-text.ts';
 import { importRequestSchema, remapRequestSchema } from '../momentum/schemas.ts';
 import type { EventState, JobState } from '../store/types.ts';
+import { MATCH_OUTCOMES } from './match-view-schema.ts';
 
 /**
  * Admin API inputs. Queries are strict: a misspelt filter is a 400, not a silently
@@ -70,7 +71,15 @@ const searchText = z
     description: `Text in the meeting title, the source (TYPE:id), the import's meeting id or a Salesforce id; A-Z match a-z. At most ${SEARCH_TEXT_MAX} characters`,
   });
 
-export const deliveryListQuerySchema = z.strictObject({ ...deliveryFilterShape, q: searchText.optional(), limit, cursor }).refine(sinceUntil, sinceUntilError);
+const matchOutcome = (what: string) =>
+  z
+    .enum(MATCH_OUTCOMES, { error: `match must be one of ${MATCH_OUTCOMES.join(', ')}` })
+    .optional()
+    .meta({ description: `${what} match record has this outcome (ambiguous, none, pinned, matched)` });
+
+export const deliveryListQuerySchema = z
+  .strictObject({ ...deliveryFilterShape, match: matchOutcome('The delivery’s'), q: searchText.optional(), limit, cursor })
+  .refine(sinceUntil, sinceUntilError);
 
 /** At most this many buckets in one answer: a day by the minute. */
 export const ACTIVITY_BUCKETS_MAX = 1440;
@@ -94,6 +103,7 @@ export const eventListQuerySchema = z
     state: z.enum(EVENT_STATES).optional(),
     since: instant.optional().meta({ description: 'Received at or after (ISO 8601)' }),
     until: instant.optional().meta({ description: 'Received before (ISO 8601)' }),
+    match: matchOutcome('The event’s newest'),
     limit,
     cursor,
   })
@@ -210,7 +220,7 @@ export type DeliveryListQuery = z.output<typeof deliveryListQuerySchema>;
 export type EventListQueryInput = z.output<typeof eventListQuerySchema>;
 export type ActivityQueryInput = z.output<typeof activityQuerySchema>;
 export type BulkReplayBody = z.output<typeof bulkReplayBodySchema>;
-export type DeliveryFilterInput = Omit<DeliveryListQuery, 'limit' | 'cursor' | 'q'>;
+export type DeliveryFilterInput = Omit<DeliveryListQuery, 'limit' | 'cursor' | 'q' | 'match'>;
 
 /**
  * POST /admin/mapping/preview: a payload as its sender posts it, or a stored event, and optionally

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { matchViewSchema } from './match-view-schema.ts';
 import { EVENT_STATES, JOB_STATES } from './request-schemas.ts';
 
 /** Admin API answers: the OpenAPI document describes them from these schemas. Times are ISO 8601. */
@@ -80,12 +81,16 @@ export const deliveryDetailSchema = z.object({
   supersededBy: jobSummarySchema.nullable(),
   replayOf: jobSummarySchema.nullable(),
   replays: z.array(jobSummarySchema),
+  match: matchViewSchema
+    .nullable()
+    .meta({ description: "The match record that made it (its event's newest at or before it was created); null when none was stored" }),
 });
 
 export const eventDetailSchema = z.object({
   event: eventSummarySchema.extend({ parsedPayload: z.unknown() }),
   message: z.object({ id, source: z.string(), senderId: z.string().nullable(), receivedAt: time, rawPayload: z.string() }),
   jobs: z.array(jobSummarySchema),
+  match: matchViewSchema.nullable().meta({ description: 'Its newest match record (calendar events and recordings); null when none was stored' }),
 });
 
 export const jobAnswerSchema = z.object({ job: jobSummarySchema });

@@ -9,7 +9,7 @@ export interface AdminRouteSpec<
   Q extends z.ZodObject | undefined = z.ZodObject | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
 > {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** Express path (`/admin/deliveries/:id`). */
   path: string;
   operationId: string;

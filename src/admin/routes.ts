@@ -1,3 +1,4 @@
+import { MEETING_ROUTES } from './meeting-routes.ts';
 import {
   ACTIVITY_BUCKETS_MAX,
   activityQuerySchema,
@@ -38,7 +39,7 @@ export const ADMIN_ROUTES = {
     path: '/admin/events',
     operationId: 'listEvents',
     mutating: false,
-    summary: 'Inbound events, newest first',
+    summary: 'Inbound events, newest first (match: those whose newest match record has that outcome)',
     query: eventListQuerySchema,
     success: { status: 200, description: 'A page of events', schema: eventPageSchema },
   }),
@@ -47,7 +48,7 @@ export const ADMIN_ROUTES = {
     path: '/admin/events/:id',
     operationId: 'getEvent',
     mutating: false,
-    summary: 'One inbound event with the raw payload of its message and the jobs it produced',
+    summary: 'One inbound event with the raw payload of its message, the jobs it produced and its newest match record',
     params: idParamsSchema,
     query: emptyQuerySchema,
     success: { status: 200, description: 'The event', schema: eventDetailSchema },
@@ -58,7 +59,7 @@ export const ADMIN_ROUTES = {
     path: '/admin/events/:id/reprocess',
     operationId: 'reprocessEvent',
     mutating: true,
-    summary: "Runs mapping again for the event with today's rules (a new map-event job)",
+    summary: "Runs mapping again for the event with today's rules (a new map-event job, keeping its meeting's pin)",
     params: idParamsSchema,
     query: emptyQuerySchema,
     success: { status: 202, description: 'The mapping job, queued', schema: jobAnswerSchema },
@@ -71,7 +72,7 @@ export const ADMIN_ROUTES = {
     mutating: false,
     summary: 'Remap and import deliveries, newest first, with the meeting each is about',
     description:
-      'Each row carries its meeting as the request names it (title, sourceRef, startTime, salesforceIds). q finds text in the title, the source (TYPE:id), the import meeting id or a Salesforce id, A-Z matching a-z.',
+      'Each row carries its meeting as the request names it (title, sourceRef, startTime, salesforceIds). q finds text in the title, the source (TYPE:id), the import meeting id or a Salesforce id, A-Z matching a-z. match keeps deliveries whose match record (the one that made them) has that outcome.',
     query: deliveryListQuerySchema,
     success: { status: 200, description: 'A page of deliveries', schema: deliveryPageSchema },
   }),
@@ -80,7 +81,7 @@ export const ADMIN_ROUTES = {
     path: '/admin/deliveries/:id',
     operationId: 'getDelivery',
     mutating: false,
-    summary: 'One delivery: request and flags, every attempt, its inbound event, what superseded it, its replays',
+    summary: 'One delivery: request and flags, every attempt, its inbound event, the match record that made it, what superseded it, its replays',
     params: idParamsSchema,
     query: emptyQuerySchema,
     success: { status: 200, description: 'The delivery', schema: deliveryDetailSchema },
@@ -227,6 +228,7 @@ export const ADMIN_ROUTES = {
     },
     errors: [404, 413, 415, 502],
   }),
+  ...MEETING_ROUTES,
 };
 
 export const ADMIN_ROUTE_LIST = Object.values(ADMIN_ROUTES);

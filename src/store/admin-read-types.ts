@@ -40,6 +40,10 @@ export interface JobFilter {
   payloadSearch?: PayloadSearch;
   /** Only jobs no other job replays yet (bulk replay must not send one delivery twice). */
   notReplayed?: boolean;
+  /** Jobs of the events whose map-event jobs have this serial key: a meeting's deliveries (match records' meeting key). */
+  meetingKey?: string;
+  /** Jobs whose match record (their event's newest at or before the job was made: the run that made it) has this outcome. */
+  matchOutcome?: string;
 }
 
 /**
@@ -68,6 +72,10 @@ export interface EventListQuery {
   states?: readonly EventState[];
   receivedSince?: number;
   receivedUntil?: number;
+  /** Events whose map-event jobs have this serial key: the states of one meeting (match records' meeting key). */
+  meetingKey?: string;
+  /** Events whose newest match record has this outcome. */
+  matchOutcome?: string;
   /** Newest first (receivedAt, id descending); `after` continues past this row. */
   after?: ListPosition;
   limit: number;

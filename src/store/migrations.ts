@@ -242,6 +242,15 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 9,
+    name: 'index of jobs by serial key',
+    statements: [
+      // A meeting's events and deliveries (the admin's meeting page): the map-event jobs of its serial key.
+      // Partial: only jobs of a source record carry one.
+      `CREATE INDEX jobs_serial_event ON jobs (serial_key, event_id) WHERE serial_key IS NOT NULL`,
+    ],
+  },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

@@ -1,6 +1,7 @@
 import type { Dialect } from './migrations.ts';
 import type { Row } from './row-mappers.ts';
 import { limitParam } from './sql.ts';
+import { boundKey } from './store-values.ts';
 import {
   type EventListQuery,
   JOB_PRIORITY,
@@ -95,8 +96,18 @@ function jobConditions(filter: JobFilter, dialect: Dialect, params: Params): str
   }
   if (filter.payloadSearch !== undefined) where.push(searchCondition(filter.payloadSearch, dialect, add));
   if (filter.notReplayed) where.push('NOT EXISTS (SELECT 1 FROM jobs r WHERE r.replay_of = j.id)');
+  if (filter.meetingKey !== undefined) where.push(`j.event_id IN (${eventsOfMeeting(add(boundKey(filter.meetingKey)))})`);
+  // The match record that made the job: its event's newest at or before the job (one transaction writes both).
+  if (filter.matchOutcome !== undefined) {
+    where.push(
+      `(SELECT m.outcome FROM match_records m WHERE m.event_id = j.event_id AND m.created_at <= j.created_at ORDER BY m.id DESC LIMIT 1) = CAST(${add(filter.matchOutcome)} AS TEXT)`,
+    );
+  }
   return where;
 }
+
+/** The events whose map-event jobs carry this serial key (jobs_serial_event): the states of one meeting. */
+const eventsOfMeeting = (key: string): string => `SELECT mk.event_id FROM jobs mk WHERE mk.serial_key = ${key} AND mk.kind = 'map-event'`;
 
 const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const JSON_KEY = /^\w+$/;
@@ -151,6 +162,10 @@ export function eventListQuery(query: EventListQuery): BuiltQuery {
   if (query.states !== undefined) where.push(inList('e.state', query.states, add));
   if (query.receivedSince !== undefined) where.push(`e.received_at >= CAST(${add(query.receivedSince)} AS BIGINT)`);
   if (query.receivedUntil !== undefined) where.push(`e.received_at < CAST(${add(query.receivedUntil)} AS BIGINT)`);
+  if (query.meetingKey !== undefined) where.push(`e.id IN (${eventsOfMeeting(add(boundKey(query.meetingKey)))})`);
+  if (query.matchOutcome !== undefined) {
+    where.push(`(SELECT m.outcome FROM match_records m WHERE m.event_id = e.id ORDER BY m.id DESC LIMIT 1) = CAST(${add(query.matchOutcome)} AS TEXT)`);
+  }
   if (query.after !== undefined) {
     where.push(`(e.received_at, e.id) < (CAST(${add(query.after.at)} AS BIGINT), CAST(${add(query.after.id)} AS BIGINT))`);
   }

@@ -4,6 +4,7 @@ import { enqueueConformance } from './conformance-enqueue.ts';
 import { finishConformance } from './conformance-finish.ts';
 import type { StoreHarness } from './conformance-fixture.ts';
 import { ingestConformance } from './conformance-ingest.ts';
+import { matchConformance } from './conformance-matches.ts';
 import { orderingConformance } from './conformance-ordering.ts';
 import { pacingConformance } from './conformance-pacing.ts';
 import { priorityConformance } from './conformance-priority.ts';
@@ -24,4 +25,5 @@ export function registerStoreConformance(harness: StoreHarness): void {
   readConformance(harness);
   activityConformance(harness);
   replayConformance(harness);
+  matchConformance(harness);
 }

@@ -11,7 +11,7 @@ const deeplyNested = (depth: number) => `{"meeting":{"id":"m1","ext":${'['.repea
 
 export interface Case {
   name: string;
-  method: 'post' | 'delete';
+  method: 'post' | 'put' | 'delete';
   path: string;
   /** An object is sent as JSON; a string is sent as it is, labelled application/json. */
   body?: unknown;
@@ -31,6 +31,9 @@ const BAD_IDS: Array<[string, string]> = [
   ['an id with a NUL', '1%00'],
   ['an id of 5000 digits', '9'.repeat(5000)],
 ];
+
+const MEETING = '/admin/meetings/calendar%3Acalendar%3Ateams-1/pin';
+const pin = { opportunityId: '0068d0000101XyZAAU', reason: 'the renewal, not the pilot' };
 
 export const CASES: Case[] = [
   ...BAD_IDS.flatMap(([name, id]): Case[] => [
@@ -242,4 +245,32 @@ export const CASES: Case[] = [
     path: `/admin/calendars/${'a'.repeat(5000)}%40example.com`,
     route: 'removeCalendar',
   },
+
+  { name: 'pin: NUL in the meeting key', method: 'put', path: '/admin/meetings/a%00b/pin', body: pin, route: 'pinMeeting' },
+  { name: 'pin: a meeting key of 5000 characters', method: 'put', path: `/admin/meetings/${'k'.repeat(5000)}/pin`, body: pin, route: 'pinMeeting' },
+  { name: 'pin: no record id', method: 'put', path: MEETING, body: { reason: 'the renewal' }, route: 'pinMeeting' },
+  { name: 'pin: no reason', method: 'put', path: MEETING, body: { opportunityId: pin.opportunityId }, route: 'pinMeeting' },
+  { name: 'pin: a blank reason', method: 'put', path: MEETING, body: { ...pin, reason: '   ' }, route: 'pinMeeting' },
+  { name: 'pin: a reason of 501 characters', method: 'put', path: MEETING, body: { ...pin, reason: 'r'.repeat(501) }, route: 'pinMeeting' },
+  { name: 'pin: NUL in the reason', method: 'put', path: MEETING, body: { ...pin, reason: 'the\u0000renewal' }, route: 'pinMeeting' },
+  { name: 'pin: an Account id as the opportunity', method: 'put', path: MEETING, body: { ...pin, opportunityId: '0018d0000101XyZAAU' }, route: 'pinMeeting' },
+  {
+    name: 'pin: an 18-character id whose checksum is wrong',
+    method: 'put',
+    path: MEETING,
+    body: { ...pin, opportunityId: '0068d0000101XyZAAA' },
+    route: 'pinMeeting',
+  },
+  { name: 'pin: a lead id of 100 characters', method: 'put', path: MEETING, body: { ...pin, leadId: `00Q${'a'.repeat(97)}` }, route: 'pinMeeting' },
+  { name: 'pin: a field that is not an id', method: 'put', path: MEETING, body: { ...pin, contactId: '0038d0000101XyZAAU' }, route: 'pinMeeting' },
+  {
+    name: 'pin: a meeting no event has',
+    method: 'put',
+    path: '/admin/meetings/calendar%3Acalendar%3Anowhere/pin',
+    body: pin,
+    route: 'pinMeeting',
+    status: 404,
+  },
+  { name: 'unpin: NUL in the meeting key', method: 'delete', path: '/admin/meetings/a%00b/pin', route: 'unpinMeeting' },
+  { name: 'unpin: a meeting without a pin', method: 'delete', path: MEETING, route: 'unpinMeeting', status: 404 },
 ];

@@ -57,12 +57,19 @@ export interface ConsoleWalk {
   expectAnswers(status: 400 | 404, count?: number): void;
 }
 
+export interface ConsoleWalkOptions {
+  /** Settings on top of the walk's own (asked once, before the bridge starts: a fake it points at may start here). */
+  env?: () => Promise<Record<string, string>>;
+  /** More for the bridge to have taken once the three meetings are through, before Chromium opens. */
+  seed?: (walk: Pick<ConsoleWalk, 'bridge' | 'momentum' | 'api'>) => Promise<void>;
+}
+
 /**
  * Registers, for the enclosing describe: a bridge that has taken three meetings (two remapped, one
  * refused by Momentum, so dead), Chromium signed in to its console, the checks after every test,
  * and the teardown.
  */
-export function useConsoleWalk(): ConsoleWalk {
+export function useConsoleWalk(options: ConsoleWalkOptions = {}): ConsoleWalk {
   let context: BrowserContext;
   let profile: string;
   let momentum: FakeMomentum;
@@ -119,6 +126,7 @@ export function useConsoleWalk(): ConsoleWalk {
         MOMENTUM_RECEIVER_URL: momentum.url,
         MOMENTUM_RATE_LIMIT: '5/1m',
         RETRY_SCHEDULE: '0,20',
+        ...(await options.env?.()),
       },
     });
     // Three Outbound Messages' worth of meetings: two remapped, one refused by Momentum (dead).
@@ -133,6 +141,7 @@ export function useConsoleWalk(): ConsoleWalk {
       const page = (await api('deliveries')) as { items: Array<{ state: string }> };
       return page.items.length === 3 && page.items.every((item) => item.state === 'succeeded' || item.state === 'dead');
     });
+    await options.seed?.({ bridge, momentum, api });
 
     profile = mkdtempSync(path.join(tmpdir(), 'console-walkthrough-'));
     context = await chromium.launchPersistentContext(profile, {

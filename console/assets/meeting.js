@@ -1,0 +1,144 @@
+import { attempt, byId, el, fields, formatTime, showStatus, stateBadge } from './dom.js';
+import { whyThisRecord } from './match-view.js';
+import { awaitRemap, createPinControls, meetingPath, remapSentence } from './pin-form.js';
+
+/**
+ * One meeting's page: its pin (with Clear pin), why its newest match chose what it chose (each
+ * candidate can be pinned from there), every match record, its inbound events and their deliveries.
+ */
+export function createMeeting({ api, orgLinks, openDelivery, openEvent, onChanged }) {
+  const panel = byId('meeting-detail');
+  let shownKey = null;
+
+  const pinControls = createPinControls({ api, onPinned: (key, answer) => confirm(key, answer.pin ? 'pinned' : 'cleared') });
+
+  const link = (text, onclick) => el('button', { type: 'button', class: 'link', onclick, text });
+
+  const history = (matches) =>
+    el(
+      'div',
+      { class: 'table-scroll' },
+      el(
+        'table',
+        { class: 'compact match-history', dataset: { field: 'matches' } },
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            ['Decided', 'Outcome', 'Rule', 'Summary', 'Event'].map((title) => el('th', { scope: 'col', text: title })),
+          ),
+        ),
+        el(
+          'tbody',
+          {},
+          matches.map((match) =>
+            el(
+              'tr',
+              { dataset: { id: match.id } },
+              el('td', { text: formatTime(match.createdAt) }),
+              el('td', {}, el('span', { class: `candidate candidate-${match.outcome}`, text: match.outcome })),
+              el('td', {}, el('code', { text: match.rule })),
+              el('td', { class: 'why', text: match.summary }),
+              el(
+                'td',
+                {},
+                link(`#${match.eventId}`, () => openEvent(match.eventId)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+
+  const pinField = (meeting) =>
+    meeting.pin
+      ? el(
+          'span',
+          { dataset: { field: 'meeting-pin' } },
+          `${Object.values(meeting.pin.records).join(', ')} by ${meeting.pin.pinnedBy}, ${formatTime(meeting.pin.pinnedAt)}: ${meeting.pin.reason} `,
+          el('button', { type: 'button', id: 'meeting-unpin', class: 'danger', onclick: () => void unpin(meeting) }, 'Clear pin'),
+        )
+      : el('span', { class: 'muted', dataset: { field: 'meeting-pin' }, text: 'none: the rules decide' });
+
+  function render(meeting) {
+    const key = meeting.meetingKey;
+    panel.replaceChildren(
+      el('h2', { id: 'meeting-heading', tabindex: -1 }, `Meeting: ${meeting.title ?? key}`),
+      fields([
+        ['Key', el('code', { text: key })],
+        ['Start', meeting.start ? formatTime(meeting.start) : '—'],
+        ['Pin', pinField(meeting)],
+      ]),
+      el('p', { class: 'status confirm', role: 'status', dataset: { field: 'confirm' } }),
+      whyThisRecord(meeting.matches[0], { orgLinks, pinControl: (candidate) => pinControls(key, candidate) }),
+      el('h3', { text: 'Every match record' }),
+      meeting.matches.length ? history(meeting.matches) : el('p', { class: 'muted', text: 'None yet.' }),
+      el('h3', { text: 'Inbound events' }),
+      el(
+        'ul',
+        { dataset: { field: 'events' } },
+        meeting.events.map((event) =>
+          el(
+            'li',
+            {},
+            link(`#${event.id} ${event.source}`, () => openEvent(event.id)),
+            ' ',
+            stateBadge(event.state),
+            ` ${formatTime(event.receivedAt)}`,
+          ),
+        ),
+      ),
+      el('h3', { text: 'Deliveries' }),
+      meeting.deliveries.length
+        ? el(
+            'ul',
+            { dataset: { field: 'deliveries' } },
+            meeting.deliveries.map((delivery) =>
+              el(
+                'li',
+                {},
+                link(`#${delivery.id} ${delivery.kind}`, () => openDelivery(delivery.id)),
+                ' ',
+                stateBadge(delivery.state),
+                delivery.lastError ? ` ${delivery.lastError}` : '',
+              ),
+            ),
+          )
+        : el('p', { class: 'muted', text: 'None: nothing was sent for this meeting.' }),
+    );
+    panel.dataset.key = key;
+    panel.hidden = false;
+  }
+
+  async function show(key, { reveal = false } = {}) {
+    shownKey = key;
+    const meeting = await attempt(() => api.get(meetingPath(key)));
+    if (meeting === undefined || shownKey !== key) return undefined;
+    render(meeting);
+    if (reveal) panel.querySelector('h2')?.focus();
+    return meeting;
+  }
+
+  /** After a pin or its clearing: wait for the re-mapping, show the meeting as it now is, and say so. */
+  async function confirm(key, what) {
+    const before = panel.dataset.key === key ? Number(panel.querySelector('[data-field="matches"] tbody tr')?.getAttribute('data-id') ?? 0) : 0;
+    const result = await awaitRemap(api, key, before);
+    if (shownKey !== key || !result.meeting) return;
+    render(result.meeting);
+    const line = panel.querySelector('[data-field="confirm"]');
+    line.textContent = `${what === 'pinned' ? 'Pinned' : 'Pin cleared'}. ${remapSentence(result)}`;
+    line.setAttribute('data-confirmed', String(result.done));
+    await onChanged();
+  }
+
+  async function unpin(meeting) {
+    const cleared = await attempt(() => api.del(`${meetingPath(meeting.meetingKey)}/pin`));
+    if (cleared === undefined) return;
+    showStatus(`Pin of ${meeting.meetingKey} cleared; the meeting is mapped again by the rules.`);
+    await confirm(meeting.meetingKey, 'cleared');
+  }
+
+  return { show, hide: () => ((panel.hidden = true), (shownKey = null)) };
+}

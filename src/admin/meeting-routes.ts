@@ -1,0 +1,53 @@
+import { matchListQuerySchema, matchPageSchema, meetingDetailSchema, meetingParamsSchema, pinAnswerSchema, pinBodySchema } from './meeting-schemas.ts';
+import { emptyQuerySchema } from './request-schemas.ts';
+import { defineRoute } from './route-spec.ts';
+
+/** The "why this record?" routes: a meeting's page, the match queue, and an operator's pin (routes.ts lists them with the rest). */
+export const MEETING_ROUTES = {
+  getMeeting: defineRoute({
+    method: 'get',
+    path: '/admin/meetings/:key',
+    operationId: 'getMeeting',
+    mutating: false,
+    summary: 'One meeting by its key: its pin, its match records, its inbound events and their deliveries, newest first',
+    description: "The key is a match record's meetingKey (the map-event job's serial key), URL-encoded. 404 when no inbound event has it.",
+    params: meetingParamsSchema,
+    query: emptyQuerySchema,
+    success: { status: 200, description: 'The meeting', schema: meetingDetailSchema },
+    errors: [404],
+  }),
+  listMatches: defineRoute({
+    method: 'get',
+    path: '/admin/matches',
+    operationId: 'listMatches',
+    mutating: false,
+    summary: 'Meetings whose newest match record has an outcome, newest first (outcome=ambiguous: the queue an operator pins from)',
+    query: matchListQuerySchema,
+    success: { status: 200, description: 'A page of meetings, each with its newest match record', schema: matchPageSchema },
+  }),
+  pinMeeting: defineRoute({
+    method: 'put',
+    path: '/admin/meetings/:key/pin',
+    operationId: 'pinMeeting',
+    mutating: true,
+    summary: "Pins the meeting's records (an operator's pick wins over every matching rule, now and at every later mapping) and maps its newest event again",
+    description:
+      'At least one of opportunityId (006…), accountId (001…), leadId (00Q…), each a 15- or 18-character Salesforce id of that kind, and a reason (1 to 500 characters). A pin replaces the one before. 404 (nothing stored) when no inbound event has the key.',
+    params: meetingParamsSchema,
+    query: emptyQuerySchema,
+    body: pinBodySchema,
+    success: { status: 202, description: 'The pin, stored, and the mapping job, queued', schema: pinAnswerSchema },
+    errors: [404, 413, 415],
+  }),
+  unpinMeeting: defineRoute({
+    method: 'delete',
+    path: '/admin/meetings/:key/pin',
+    operationId: 'unpinMeeting',
+    mutating: true,
+    summary: 'Clears the pin and maps the meeting’s newest event again by the rules',
+    params: meetingParamsSchema,
+    query: emptyQuerySchema,
+    success: { status: 204, description: 'Cleared; the mapping job is queued' },
+    errors: [404],
+  }),
+};
