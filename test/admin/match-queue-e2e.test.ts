@@ -88,6 +88,9 @@ describeEachEngine('the ambiguous queue through startBridge', (engine) => {
   it('when the operator pins one of the tied opportunities, then Momentum receives it and the meeting leaves the queue for the pinned list', async () => {
     const { world } = await start(engine);
     await world.meeting('msg_1');
+    // One after the other, so the queue's newest-first order is the order they were matched in.
+    await world.momentum.waitFor(1);
+    await waitSettled(world.bridge.databaseUrl);
     await world.meeting('msg_2', { id: 'teams-44' });
     await world.momentum.waitFor(2);
     await waitSettled(world.bridge.databaseUrl);
