@@ -21,6 +21,11 @@ import { categoryTable, missesTable, POLICY_LABEL, type PolicyScore, runsTable, 
 const SEED = Number(process.env.BENCH_MATCHING_SEED ?? 20_260_331);
 const PER_CATEGORY = Number(process.env.BENCH_MATCHING_PER_CATEGORY ?? 15);
 const POLICIES = ['account-only', 'newest'] as const;
+/** Account Types the mapping file excludes (comma-separated); none by default, as the bridge ships. */
+const EXCLUDE_ACCOUNT_TYPES = (process.env.BENCH_MATCHING_EXCLUDE_ACCOUNT_TYPES ?? '')
+  .split(',')
+  .map((type) => type.trim())
+  .filter((type) => type !== '');
 
 export const runMatchingBench = (): Promise<BenchResult> =>
   measure('matching', 'Matching accuracy: labelled meetings through POST /calendar/events (npm run bench:matching)', async () => {
@@ -29,8 +34,9 @@ export const runMatchingBench = (): Promise<BenchResult> =>
     const results: PolicyScore[] = [];
     try {
       for (const policy of POLICIES) {
-        const burst = await runMeetings(set.meetings, org, policy, 'burst');
-        const alone = await runMeetings(set.meetings, org, policy, 'alone');
+        const rules = { policy, excludeAccountTypes: EXCLUDE_ACCOUNT_TYPES };
+        const burst = await runMeetings(set.meetings, org, rules, 'burst');
+        const alone = await runMeetings(set.meetings, org, rules, 'alone');
         const result = scorePolicy(set.meetings, { policy, burst, alone });
         results.push(result);
         const { overall } = result;
@@ -49,7 +55,7 @@ export const runMatchingBench = (): Promise<BenchResult> =>
       .join(', ');
     const notes = [
       `The org (seed ${SEED}, bench/matching/): ${counts}. ${set.meetings.length} meetings, ${PER_CATEGORY} in each of ${Object.keys(CATEGORIES).length} categories, posted in a shuffled order; meetings fall in the quarter before the org's clock (${new Date(ORG_NOW).toISOString().slice(0, 10)}), each category's records made for it, beside Accounts no meeting is about and three partner Accounts shared by every partner meeting.`,
-      `The bridge is \`startBridge\` in this process on SQLite (a fresh directory per run) with its defaults (WORKER_CONCURRENCY=4), Salesforce lookups through the real jsforce directory with the client credentials flow against the fake org, SALESFORCE_LOOKUP_CACHE_TTL=${LOOKUP_CACHE_TTL} (no meeting is answered from another's cached lookup), INTERNAL_EMAIL_DOMAINS=seller.example, MOMENTUM_RATE_LIMIT=off, and a mapping file whose \`matching\` section sets only \`ambiguous\` (plus the default windows, 30 and 14 days): no excluded Account types, personal-address Contacts on, no opportunity teams.`,
+      `The bridge is \`startBridge\` in this process on SQLite (a fresh directory per run) with its defaults (WORKER_CONCURRENCY=4), Salesforce lookups through the real jsforce directory with the client credentials flow against the fake org, SALESFORCE_LOOKUP_CACHE_TTL=${LOOKUP_CACHE_TTL} (no meeting is answered from another's cached lookup), INTERNAL_EMAIL_DOMAINS=seller.example, MOMENTUM_RATE_LIMIT=off, and a mapping file whose \`matching\` section sets \`ambiguous\` (plus the default windows, 30 and 14 days) and ${EXCLUDE_ACCOUNT_TYPES.length === 0 ? 'excludes no Account type (the default)' : `excludeAccountTypes ${JSON.stringify(EXCLUDE_ACCOUNT_TYPES)}`}; personal-address Contacts on, no opportunity teams.`,
       'Every meeting is signed (Standard Webhooks) and posted to `POST /calendar/events` with its own id and source type; its answer is the `salesforceRecords` of the remap that reached the fake Momentum with that source id, or nothing when the mapping was skipped. "Burst": all posted at once (32 connections), then the queue settles; "alone": one at a time, each after the previous one settled.',
       'Scoring (bench/matching/score.ts): precision and recall on meetings with one right opportunity; account accuracy on meetings whose label names an Account (that Account sent, or no Account but the right opportunity); a wrong link is a record sent that is not the label’s (any record on a meeting that should match nothing; outside the tie on an ambiguous one); an ambiguous meeting is guessed when an opportunity of the tie is sent; "exact" is the whole label and nothing else. Labels say what the meeting is about, not what the rules give.',
     ];
@@ -62,7 +68,14 @@ export const runMatchingBench = (): Promise<BenchResult> =>
     }
 
     return {
-      settings: { seed: SEED, perCategory: PER_CATEGORY, meetings: set.meetings.length, lookupCacheTtl: LOOKUP_CACHE_TTL, policies: POLICIES.join(', ') },
+      settings: {
+        seed: SEED,
+        perCategory: PER_CATEGORY,
+        meetings: set.meetings.length,
+        lookupCacheTtl: LOOKUP_CACHE_TTL,
+        policies: POLICIES.join(', '),
+        excludeAccountTypes: EXCLUDE_ACCOUNT_TYPES.join(', '),
+      },
       targets: results.flatMap(targetRows),
       tables: [...results.map(categoryTable), runsTable(results), missesTable(results, set.names)],
       notes,

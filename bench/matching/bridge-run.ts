@@ -108,7 +108,14 @@ function storedState(db: DatabaseSync): Pick<RunOutcome, 'jobs' | 'matches'> {
   return { jobs, matches };
 }
 
-export async function runMeetings(meetings: readonly LabelledMeeting[], org: FakeSalesforceOrg, policy: AmbiguousPolicy, mode: Mode): Promise<RunOutcome> {
+/** The mapping file's `matching` section of a run: the tie policy, and Account Types excluded (none by default). */
+export interface RunRules {
+  policy: AmbiguousPolicy;
+  excludeAccountTypes: readonly string[];
+}
+
+export async function runMeetings(meetings: readonly LabelledMeeting[], org: FakeSalesforceOrg, rules: RunRules, mode: Mode): Promise<RunOutcome> {
+  const { policy, excludeAccountTypes } = rules;
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-matching-'));
   const answers = new Map<string, Answer>();
   let duplicates = 0;
@@ -122,7 +129,7 @@ export async function runMeetings(meetings: readonly LabelledMeeting[], org: Fak
     },
   });
   const mappingFile = path.join(dir, 'mapping.json');
-  writeFileSync(mappingFile, JSON.stringify({ matching: { ambiguous: policy, createdAfterDays: 30, closedBeforeDays: 14 } }));
+  writeFileSync(mappingFile, JSON.stringify({ matching: { ambiguous: policy, createdAfterDays: 30, closedBeforeDays: 14, excludeAccountTypes } }));
   const databaseFile = path.join(dir, 'bridge.db');
   const config = parseConfig({
     PORT: '0',
