@@ -123,7 +123,7 @@ export function targetsTable(results: readonly BenchResult[]): string {
     result.targets.map((row) => [
       result.name,
       row.metric,
-      `${formatNumber(row.measured)} ${row.unit}`,
+      `${formatNumber(row.measured)} ${row.unit}`.trimEnd(),
       row.baseline ? `${formatNumber(row.baseline.value)} ${row.unit} (${row.baseline.label})` : '—',
       row.ratio === undefined ? '—' : `${formatNumber(row.ratio)}×`,
       row.target,
