@@ -96,6 +96,7 @@ export function resolveRules(file: MappingFile, flags: FlagDefaults): MappingRul
       createdAfterDays: matching.createdAfterDays ?? DEFAULT_MATCHING.createdAfterDays,
       closedBeforeDays: matching.closedBeforeDays ?? DEFAULT_MATCHING.closedBeforeDays,
       excludeAccountTypes: matching.excludeAccountTypes ?? DEFAULT_MATCHING.excludeAccountTypes,
+      partnerAccountTypes: matching.partnerAccountTypes ?? DEFAULT_MATCHING.partnerAccountTypes,
       personalEmailContacts: matching.personalEmailContacts ?? DEFAULT_MATCHING.personalEmailContacts,
       opportunityTeams: matching.opportunityTeams ?? DEFAULT_MATCHING.opportunityTeams,
     },

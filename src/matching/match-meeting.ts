@@ -103,12 +103,16 @@ export async function matchMeeting(
     evidence = evidenceFromDomains(domains.length === 0 ? [] : (await directory.accountsByDomain(domains)).filter((match) => domains.includes(match.domain)));
     via = 'domain';
   }
+  const partners = new Set(rules.partnerAccountTypes.map((type) => type.toLowerCase()));
+  const isPartner = (type: string | null) => type !== null && partners.has(type.toLowerCase());
   const ranked = new Map<string, AccountEvidence & { rank: number }>();
   for (const [id, entry] of evidence) {
     if (isExcluded(entry.accountType))
       record.accounts.push({ ...entry, rank: 0, excluded: `Account Type ${entry.accountType} is excluded in the mapping file` });
-    else ranked.set(id, { ...entry, rank: rankOf(entry) });
+    // Doubled, so that a partner-type Account loses to any other of the same evidence and to no stronger one.
+    else ranked.set(id, { ...entry, rank: rankOf(entry) * 2 + (isPartner(entry.accountType) ? 0 : 1) });
   }
+  if (via === 'domain') keepBestDomainEvidence(ranked, record);
   record.accounts.push(...ranked.values());
   if (ranked.size === 0) {
     record.tried.push(`accounts by ${via === 'domain' ? `domain (${domains.join(', ') || 'no business domain'})` : 'contact'}: none eligible`);
@@ -121,4 +125,20 @@ export async function matchMeeting(
   if (ranking.top.length > 0) return decideOpportunities(record, ranking, ranked, rules);
   record.tried.push(`opportunities of ${[...ranked.keys()].join(', ')}: none in the window`);
   return decideAccounts(record, ranked, via, rules, describeEvidence);
+}
+
+/**
+ * Matched by domain alone, nobody at the meeting is known: the domain's own Account (its Contacts
+ * write from it, or its website is that host) is the company, and a subsidiary whose website is
+ * only under the domain (`jp.x.com` for `x.com`) is a candidate only when no Account has the
+ * domain itself. Otherwise any deal of a subsidiary would win over a parent that has none.
+ */
+function keepBestDomainEvidence(ranked: Map<string, AccountEvidence & { rank: number }>, record: { accounts: MatchRecord['accounts'] }): void {
+  const strength = (entry: AccountEvidence) => rankOf({ ...entry, websiteSubdomain: [] });
+  if (![...ranked.values()].some((entry) => strength(entry) > 0)) return;
+  for (const [id, entry] of ranked) {
+    if (strength(entry) > 0) continue;
+    ranked.delete(id);
+    record.accounts.push({ ...entry, excluded: 'its website is only under the attendees’ domain, and another Account has the domain itself' });
+  }
 }

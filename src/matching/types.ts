@@ -101,6 +101,11 @@ export interface MatchingRules {
   closedBeforeDays: number;
   /** Account Types never matched (`Partner`, `Reseller`): a partner at the meeting is not the customer. */
   excludeAccountTypes: readonly string[];
+  /**
+   * Account Types that lose a tie to any other Account: when a partner's own deal and its
+   * customer's deal are equal on every other signal, the customer's is the meeting's.
+   */
+  partnerAccountTypes: readonly string[];
   /** Whether a personal address (gmail.com…) that is exactly a Contact's email matches; its domain never does. */
   personalEmailContacts: boolean;
   /** Whether opportunity team members count as the owner attending (orgs with Opportunity Teams). */
@@ -112,6 +117,7 @@ export const DEFAULT_MATCHING: MatchingRules = {
   createdAfterDays: 30,
   closedBeforeDays: 14,
   excludeAccountTypes: [],
+  partnerAccountTypes: ['Partner', 'Reseller'],
   personalEmailContacts: true,
   opportunityTeams: false,
 };

@@ -166,4 +166,36 @@ describe('where the usual rules fail', () => {
     expect(record.records.opportunityId).toBe('0068d00000CDEALAAA');
     expect(record.accounts.find((account) => account.accountId === PARTNER)).toMatchObject({ excluded: expect.stringContaining('Partner') });
   });
+  it('when nobody is known and only a subsidiary (jp.x.com) has a deal, then the parent whose host is the domain is the match, not the subsidiary’s deal', async () => {
+    const org: MemoryOrg = {
+      accounts: [
+        { id: ACME, website: 'acme.com' },
+        { id: ACME_JP, website: 'jp.acme.com' },
+      ],
+      contacts: [],
+      opportunities: [opportunity('0068d00000JPDLAAAA', ACME_JP)],
+    };
+    const record = await match(org, ['new@acme.com']);
+    expect(record).toMatchObject({ outcome: 'matched', rule: 'domain', records: { accountId: ACME } });
+    expect(record.accounts.find((account) => account.accountId === ACME_JP)).toMatchObject({ excluded: expect.stringContaining('only under') });
+  });
+
+  it('when a partner’s own deal and its customer’s deal tie on every other signal, then the customer’s wins; with no partner types named, it is a tie', async () => {
+    const org: MemoryOrg = {
+      accounts: [
+        { id: PARTNER, website: 'partner.example', type: 'Partner' },
+        { id: ACME, website: 'acme.com', type: 'Customer' },
+      ],
+      contacts: [{ id: '0038d0000PART0AAA', email: 'p@partner.example', accountId: PARTNER }, GAIL],
+      opportunities: [
+        opportunity('0068d00000PDEALAAA', PARTNER, { contactRoles: [{ email: 'p@partner.example', isPrimary: true, role: null }] }),
+        opportunity('0068d00000CDEALAAA', ACME, { contactRoles: [{ email: 'gail@acme.com', isPrimary: true, role: null }] }),
+      ],
+    };
+    expect(await match(org, ['p@partner.example', 'gail@acme.com'])).toMatchObject({
+      rule: 'account_evidence',
+      records: { opportunityId: '0068d00000CDEALAAA' },
+    });
+    expect((await match(org, ['p@partner.example', 'gail@acme.com'], { partnerAccountTypes: [] })).outcome).toBe('ambiguous');
+  });
 });
