@@ -2,6 +2,7 @@ import { byId, el, fields, pretty } from './dom.js';
 import { isPlainObject, issueList, parseJson } from './form-checks.js';
 import { field, formFooter, textArea, textInput, valueOf } from './form-fields.js';
 import { submitChecked } from './form-issues.js';
+import { whyThisRecord } from './match-view.js';
 
 const MODES = [
   { value: 'salesforce', label: 'Salesforce Outbound Message (SOAP XML)' },
@@ -59,6 +60,8 @@ function resultCard(result, heading) {
       ['Reason', result.reason],
     ]),
     result.request === undefined ? null : el('pre', { dataset: { field: 'request' }, text: pretty(result.request) }),
+    // The match record this mapping would store: the same "why this record" a delivery's page shows.
+    result.match === undefined ? null : whyThisRecord(result.match),
   );
 }
 

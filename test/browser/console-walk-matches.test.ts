@@ -109,4 +109,20 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     const pinned = (await walk.api('deliveries?match=pinned')) as { items: Array<{ id: number }> };
     return pinned.items[0]!.id;
   }
+  it('when the operator previews a signed body of the same tie, then the preview shows the match record it would store, and nothing reaches Momentum', async () => {
+    const { page, momentum, photograph, openTab } = walk;
+    const sentBefore = momentum.requests.length;
+    await openTab('preview');
+    await page.locator('#preview-mode-calendar').check();
+    await page.locator('#preview-payload').fill(JSON.stringify({ ...TEAMS_MEETING, id: 'teams-preview' }));
+    await page.locator('#preview-submit').click();
+    await page.locator('#preview-results[data-loaded="true"]').waitFor();
+    const summary = await page.locator('#preview-compare .why-record [data-field="match-summary"]').first().textContent();
+    const tied = await page.locator('#preview-compare .why-record table.candidates tbody tr').count();
+    await photograph('13-preview-why-this-record');
+
+    expect(summary).toMatch(/^Ambiguous: 2 opportunities tie/);
+    expect(tied).toBe(2);
+    expect(momentum.requests.length).toBe(sentBefore);
+  });
 });
