@@ -1,5 +1,6 @@
 import { calendarSyncKind } from './google/sync-jobs.ts';
 import { mapEventKind } from './mapping/map-event-job.ts';
+import { rematchKind } from './mapping/rematch-job.ts';
 import { lifecycleKind, mailboxSyncKind } from './microsoft/jobs.ts';
 import { importKind, remapKind } from './momentum/delivery-jobs.ts';
 
@@ -16,7 +17,8 @@ import { importKind, remapKind } from './momentum/delivery-jobs.ts';
  * | calendar-sync | Google push, backstop, admin              | pulls a Google calendar's changes           |
  * | microsoft-sync | Graph notification, lifecycle, backstop  | pulls a mailbox's calendar changes (delta)  |
  * | microsoft-lifecycle | Graph lifecycle notification        | renews, recreates or resyncs a subscription |
+ * | rematch       | a CRM change (Outbound Message, sweep)    | matches a meeting again; remaps if it moved  |
  */
-export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind, mailboxSyncKind, lifecycleKind] as const;
+export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind, mailboxSyncKind, lifecycleKind, rematchKind] as const;
 
 export const JOB_KIND_NAMES: readonly string[] = JOB_CATALOGUE.map((kind) => kind.name);

@@ -10,6 +10,8 @@ import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
 import { loadRules } from './mapping/load-rules.ts';
 import { createMapEventHandler } from './mapping/map-event-handler.ts';
 import { mapEventKind } from './mapping/map-event-job.ts';
+import { createRematchHandler } from './mapping/rematch-handler.ts';
+import { rematchKind } from './mapping/rematch-job.ts';
 import type { MappingRules } from './mapping/rules-schema.ts';
 import type { CalendarWatchMetrics, MappingMetrics } from './metrics/bridge-metrics.ts';
 import { createMicrosoftRuntime, type MicrosoftRuntime } from './microsoft/microsoft-runtime.ts';
@@ -17,6 +19,7 @@ import { createMomentumClient, type MomentumClient } from './momentum/client.ts'
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
 import { importKind, MOMENTUM_RATE_KEY, remapKind } from './momentum/delivery-jobs.ts';
 import { type SandboxReceiver, startSandboxReceiver } from './momentum/sandbox-receiver.ts';
+import { createRematchFollowUp } from './salesforce/rematch-follow-up.ts';
 import { createSalesforceEventMapper } from './salesforce/salesforce-event-mapper.ts';
 import type { Store } from './store/types.ts';
 import { createZoomMapper } from './zoom/zoom-mapper.ts';
@@ -103,7 +106,17 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     };
   };
   const mappers = mappersFor(rules);
-  registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, ...(metrics ? { metrics } : {}) }));
+  // A changed Salesforce record re-checks the meetings whose match looked at it (docs/calendars.md, re-matching).
+  const followUps = {
+    salesforce: createRematchFollowUp({
+      matches: store.matches,
+      ...(directories.attendees ? { directory: directories.attendees } : {}),
+      rematchDays: rules.matching.rematchDays,
+      logger,
+    }),
+  };
+  registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, followUps, ...(metrics ? { metrics } : {}) }));
+  registry.register(rematchKind.name, createRematchHandler({ store, logger, mappers }));
   const mappingPreview = createMappingPreview({ rules, mappersFor, store, orgIds: config.SALESFORCE_ORG_IDS, settings: config, logger });
   for (const [kind, handler] of Object.entries({ ...google?.handlers, ...microsoft?.handlers })) registry.register(kind, handler);
   return {

@@ -99,6 +99,7 @@ export function resolveRules(file: MappingFile, flags: FlagDefaults): MappingRul
       partnerAccountTypes: matching.partnerAccountTypes ?? DEFAULT_MATCHING.partnerAccountTypes,
       personalEmailContacts: matching.personalEmailContacts ?? DEFAULT_MATCHING.personalEmailContacts,
       opportunityTeams: matching.opportunityTeams ?? DEFAULT_MATCHING.opportunityTeams,
+      rematchDays: matching.rematchDays ?? DEFAULT_MATCHING.rematchDays,
     },
   };
   return { ...rules, version: createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 12) };

@@ -1,9 +1,10 @@
 import type { Logger } from '../core/logger.ts';
 import type { HandlerResult, JobHandler } from '../jobs/types.ts';
+import { touchesOf } from '../matching/touches.ts';
 import type { MatchRecord } from '../matching/types.ts';
 import type { MappingMetrics } from '../metrics/bridge-metrics.ts';
 import { importJob, remapJob } from '../momentum/delivery-jobs.ts';
-import type { Inbox, Matches, MeetingPin, NewMatchRecord } from '../store/types.ts';
+import type { InboundEvent, Inbox, Matches, MeetingPin, NewJob, NewMatchRecord } from '../store/types.ts';
 import { applyPin } from './apply-pin.ts';
 import { type EventMapper, LookupError, UnmappableEventError } from './event-mapper.ts';
 import { mapEventKind } from './map-event-job.ts';
@@ -16,6 +17,11 @@ export interface MapEventHandlerDeps {
   mappers: Readonly<Record<string, EventMapper>>;
   /** Counts each mapping decision by source, result and the rule that matched. */
   metrics?: MappingMetrics;
+  /**
+   * What else an event of a source sets off, by InboundEvent.source, enqueued with its outcome:
+   * a Salesforce record that changed re-checks the meetings whose match looked at it.
+   */
+  followUps?: Readonly<Record<string, (event: InboundEvent) => Promise<NewJob[]>>>;
 }
 
 const dead = (reason: string, eventId?: number): HandlerResult => ({
@@ -70,11 +76,20 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     }
 
     count(event.source, outcome.kind, outcome.kind === 'skipped' ? 'none' : (outcome.rule ?? 'unnamed'));
+    const followUp = Object.hasOwn(deps.followUps ?? {}, event.source) ? deps.followUps![event.source] : undefined;
+    const more = followUp === undefined ? [] : await followUp(event);
     // The match record of this run, kept with its outcome: read back as "why this record".
     const matchRecord = outcome.match === undefined || job.serialKey === null ? {} : { matchRecord: storedMatch(eventId, job.serialKey, outcome.match) };
     if (outcome.kind === 'skipped') {
       context.logger.debug('inbound event skipped', { eventId, reason: outcome.reason });
-      return { kind: 'final', state: 'skipped', reason: outcome.reason, eventUpdate: { eventId, state: 'skipped', reason: outcome.reason }, ...matchRecord };
+      return {
+        kind: 'final',
+        state: 'skipped',
+        reason: outcome.reason,
+        eventUpdate: { eventId, state: 'skipped', reason: outcome.reason },
+        ...matchRecord,
+        ...(more.length > 0 ? { enqueue: more } : {}),
+      };
     }
     const version = outcome.sourceVersion === undefined ? {} : { sourceVersion: outcome.sourceVersion };
     const delivery =
@@ -85,7 +100,7 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
     return {
       kind: 'succeeded',
       result: { kind: delivery.kind, coalesceKey: delivery.coalesceKey ?? null, ...(note === undefined ? {} : { note }) },
-      enqueue: [delivery],
+      enqueue: [delivery, ...more],
       ...matchRecord,
       eventUpdate: { eventId, state: 'mapped', ...(note === undefined ? {} : { reason: note }) },
     };
@@ -94,11 +109,12 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
 
 const pinOf = (pin: MeetingPin) => ({ records: pin.records, by: pin.pinnedBy, at: new Date(pin.pinnedAt).toISOString(), reason: pin.reason });
 
-const storedMatch = (eventId: number, meetingKey: string, match: MatchRecord): NewMatchRecord => ({
+export const storedMatch = (eventId: number, meetingKey: string, match: MatchRecord): NewMatchRecord => ({
   eventId,
   meetingKey,
   outcome: match.outcome,
   rule: match.rule,
   summary: match.summary,
   record: match,
+  touches: touchesOf(match),
 });

@@ -142,6 +142,7 @@ export const matchingRulesSchema = z.strictObject({
     description:
       'Account Types that lose a tie to any other Account (default ["Partner", "Reseller"]): a partner’s own deal is not the meeting’s when its customer’s deal fits as well',
   }),
+  rematchDays: days('Meetings matched within this many days are re-checked when the CRM changes what their match looked at (default 30)'),
   personalEmailContacts: flag.meta({
     description: 'A personal address (gmail.com…) that is exactly a Contact’s email matches it (default true); its domain never matches',
   }),

@@ -65,4 +65,16 @@ export interface CrmDirectory {
   accountsByDomain(domains: readonly string[]): Promise<DomainAccount[]>;
   /** The Accounts' Opportunities open or closed within the last year; matching applies the meeting's window. */
   opportunitiesOf(accountIds: readonly string[]): Promise<OpportunityRecord[]>;
+  /**
+   * Forgets cached answers a CRM change made stale (docs/calendars.md, re-matching): a re-match
+   * right after an opportunity is created must see it, not the list cached before.
+   */
+  forget(change: CrmChange): void;
+}
+
+/** What one CRM change can make stale: answers by these emails, domains and Accounts. */
+export interface CrmChange {
+  emails?: readonly string[];
+  domains?: readonly string[];
+  accountIds?: readonly string[];
 }

@@ -110,6 +110,8 @@ export interface MatchingRules {
   personalEmailContacts: boolean;
   /** Whether opportunity team members count as the owner attending (orgs with Opportunity Teams). */
   opportunityTeams: boolean;
+  /** Meetings matched within this many days are re-checked when the CRM changes what their match looked at. */
+  rematchDays: number;
 }
 
 export const DEFAULT_MATCHING: MatchingRules = {
@@ -120,4 +122,5 @@ export const DEFAULT_MATCHING: MatchingRules = {
   partnerAccountTypes: ['Partner', 'Reseller'],
   personalEmailContacts: true,
   opportunityTeams: false,
+  rematchDays: 30,
 };

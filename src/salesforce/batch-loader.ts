@@ -15,6 +15,8 @@ export interface BatchLoader<V> {
   get(keys: readonly string[]): Promise<Map<string, V>>;
   /** Entries currently cached (for tests and metrics). */
   readonly size: number;
+  /** Forgets these keys' answers (and absences): the next get asks again. */
+  forget(keys: readonly string[]): void;
 }
 
 // Wrapped so a known absence can be cached too (lru-cache values must be non-nullish).
@@ -72,6 +74,9 @@ export function createBatchLoader<V>(options: BatchLoaderOptions<V>): BatchLoade
   return {
     get size() {
       return cache.size;
+    },
+    forget(keys) {
+      for (const key of keys) cache.delete(key);
     },
     async get(keys) {
       const result = new Map<string, V>();

@@ -140,6 +140,12 @@ export function createJsforceCrmDirectory(options: JsforceCrmDirectoryOptions): 
         byDomain,
         domains.filter((domain) => DOMAIN.test(domain)),
       ),
+    forget(change) {
+      contacts.forget(change.emails ?? []);
+      leads.forget(change.emails ?? []);
+      byDomain.forget(change.domains ?? []);
+      opportunities.forget((change.accountIds ?? []).map((id) => normalizeSalesforceId(id) ?? id));
+    },
     opportunitiesOf: (accountIds) =>
       flat(
         opportunities,

@@ -13,6 +13,13 @@ export interface NewMatchRecord {
   rule: string;
   summary: string;
   record: unknown;
+  /** What the match looked at (attendee emails, Accounts, opportunities, Leads): a change to any re-checks the meeting. */
+  touches?: readonly MatchTouch[];
+}
+
+export interface MatchTouch {
+  kind: 'email' | 'account' | 'opportunity' | 'lead';
+  value: string;
 }
 
 export interface StoredMatch extends NewMatchRecord {
@@ -46,6 +53,11 @@ export interface MatchStore {
   setPin(pin: MeetingPin): Promise<void>;
   /** Whether there was a pin to clear. */
   clearPin(meetingKey: string): Promise<boolean>;
+  /** Meetings whose match since `since` looked at any of `touches`, each once. */
+  meetingsTouching(touches: readonly MatchTouch[], since: number, limit: number): Promise<string[]>;
+  /** How far the sweep has read an object's changes (its SystemModstamp), or undefined before the first sweep. */
+  getWatermark(object: string): Promise<string | undefined>;
+  setWatermark(object: string, modstamp: string, now: number): Promise<void>;
 }
 
 /** The parameters of SQL.insertMatchRecord for a finishing map-event job. */

@@ -1,4 +1,5 @@
 import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
+import { REMATCH_MIGRATION } from './rematch-migration.ts';
 
 /**
  * Versioned schema, one logical schema for both engines. Statements are written once with a few
@@ -251,6 +252,7 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX jobs_serial_event ON jobs (serial_key, event_id) WHERE serial_key IS NOT NULL`,
     ],
   },
+  REMATCH_MIGRATION,
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

@@ -67,6 +67,27 @@ export function createSqlMatchStore(runner: SqlRunner): MatchStore {
         [boundKey(pin.meetingKey), toJson(pin.records), pin.pinnedBy, pin.reason, pin.pinnedAt],
       );
     },
+    async meetingsTouching(touches, since, limit) {
+      if (touches.length === 0) return [];
+      // One indexed probe per touch, in one statement: (kind, value) leads the primary key.
+      const pairs = touches.map((_, index) => `(kind = $${index * 2 + 3} AND value = $${index * 2 + 4})`).join(' OR ');
+      const rows = await q(
+        `SELECT DISTINCT meeting_key FROM match_touches WHERE at >= CAST($1 AS BIGINT) AND (${pairs}) ORDER BY meeting_key LIMIT CAST($2 AS INTEGER)`,
+        [since, limit, ...touches.flatMap((touch) => [touch.kind, touch.value])],
+      );
+      return rows.map((row) => String(row.meeting_key));
+    },
+    async getWatermark(object) {
+      const rows = await q(`SELECT modstamp FROM crm_watermarks WHERE object = $1`, [object]);
+      return rows[0] === undefined ? undefined : String(rows[0].modstamp);
+    },
+    async setWatermark(object, modstamp, now) {
+      await q(
+        `INSERT INTO crm_watermarks (object, modstamp, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (object) DO UPDATE SET modstamp = excluded.modstamp, updated_at = excluded.updated_at`,
+        [object, modstamp, now],
+      );
+    },
     async clearPin(meetingKey) {
       const rows = await q(`DELETE FROM meeting_pins WHERE meeting_key = $1 RETURNING meeting_key`, [boundKey(meetingKey)]);
       return rows.length > 0;

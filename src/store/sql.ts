@@ -123,6 +123,7 @@ export const SQL = {
     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 
   updateEvent: `UPDATE inbound_events SET state = $2, state_reason = $3 WHERE id = $1`,
+  upsertMatchTouch: `INSERT INTO match_touches (kind, value, meeting_key, at) VALUES ($1, $2, $3, $4) ON CONFLICT (kind, value, meeting_key) DO UPDATE SET at = excluded.at`,
   insertMatchRecord: `INSERT INTO match_records (event_id, map_job_id, meeting_key, outcome, rule, summary, record, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 
   /** Graceful shutdown: this owner's running jobs go back to the queue (coalescing as in finish). */

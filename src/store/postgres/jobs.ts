@@ -213,6 +213,8 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   if (finish.enqueue?.length) await enqueueJobs(client, finish.enqueue, now);
   if (finish.eventUpdate) await client.query(SQL.updateEvent, [finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null]);
   if (finish.matchRecord) await client.query(SQL.insertMatchRecord, matchRecordParams(finish.matchRecord, finish.jobId, now));
+  for (const touch of finish.matchRecord?.touches ?? [])
+    await client.query(SQL.upsertMatchTouch, [touch.kind, touch.value, boundKey(finish.matchRecord!.meetingKey), now]);
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) };
 }
 

@@ -180,5 +180,6 @@ export function finishJob(q: SqliteQueries, finish: FinishJob, now: number): { f
   if (finish.enqueue?.length) enqueueJobs(q, finish.enqueue, now);
   if (finish.eventUpdate) q.run(SQL.updateEvent, finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null);
   if (finish.matchRecord) q.run(SQL.insertMatchRecord, ...(matchRecordParams(finish.matchRecord, finish.jobId, now) as Array<string | number>));
+  for (const touch of finish.matchRecord?.touches ?? []) q.run(SQL.upsertMatchTouch, touch.kind, touch.value, boundKey(finish.matchRecord!.meetingKey), now);
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) || finish.rateSlot === 'refund' };
 }

@@ -52,6 +52,9 @@ export function memoryDirectory(org: MemoryOrg): CrmDirectory & { calls: string[
       }
       return found;
     },
+    forget() {
+      calls.push('forget');
+    },
     async opportunitiesOf(accountIds) {
       calls.push('opportunities');
       return org.opportunities
