@@ -2,6 +2,7 @@ import type { Config } from './core/config.ts';
 import type { Logger } from './core/logger.ts';
 import type { CrmDirectory } from './matching/directory.ts';
 import { salesforceAuthFromConfig, type SalesforceAuthSettings } from './salesforce/auth-from-config.ts';
+import { createJsforceCrmChanges, type CrmChanges } from './salesforce/crm-changes.ts';
 import type { SalesforceDirectory } from './salesforce/directory.ts';
 import { createSalesforceApi } from './salesforce/jsforce-connection.ts';
 import { createJsforceCrmDirectory } from './salesforce/jsforce-crm-directory.ts';
@@ -14,6 +15,8 @@ export interface CrmDirectories {
   owners: SalesforceDirectory | undefined;
   /** Contacts, leads, accounts and opportunities for matching meetings. */
   attendees: CrmDirectory | undefined;
+  /** What changed since a watermark, for the re-match sweep. */
+  changes: CrmChanges | undefined;
 }
 
 /**
@@ -28,7 +31,7 @@ export function createCrmDirectories(config: DirectorySettings, logger: Logger, 
     logger.warn(
       'Salesforce lookups are off: no SALESFORCE_CLIENT_ID credentials; host emails are not looked up from OwnerId and calendar attendees are not matched (explicit ids and Salesforce links still match)',
     );
-    return { owners: undefined, attendees: undefined };
+    return { owners: undefined, attendees: undefined, changes: undefined };
   }
   logger.info('Salesforce lookups are on', { flow: auth.flow, loginUrl: auth.loginUrl, cacheTtlMs: config.SALESFORCE_LOOKUP_CACHE_TTL });
   const api = createSalesforceApi({ auth, apiVersion: config.SALESFORCE_API_VERSION });
@@ -36,5 +39,6 @@ export function createCrmDirectories(config: DirectorySettings, logger: Logger, 
   return {
     owners: createJsforceDirectory({ api, logger, cacheTtlMs }),
     attendees: createJsforceCrmDirectory({ api, logger, cacheTtlMs, opportunityTeams: options.opportunityTeams ?? false }),
+    changes: createJsforceCrmChanges(api, logger),
   };
 }

@@ -3,6 +3,7 @@ import { mapEventKind } from './mapping/map-event-job.ts';
 import { rematchKind } from './mapping/rematch-job.ts';
 import { lifecycleKind, mailboxSyncKind } from './microsoft/jobs.ts';
 import { importKind, remapKind } from './momentum/delivery-jobs.ts';
+import { crmSweepKind } from './salesforce/crm-sweep.ts';
 
 /**
  * Every kind of background job, in one list. Each kind is declared beside the code that makes and
@@ -18,7 +19,8 @@ import { importKind, remapKind } from './momentum/delivery-jobs.ts';
  * | microsoft-sync | Graph notification, lifecycle, backstop  | pulls a mailbox's calendar changes (delta)  |
  * | microsoft-lifecycle | Graph lifecycle notification        | renews, recreates or resyncs a subscription |
  * | rematch       | a CRM change (Outbound Message, sweep)    | matches a meeting again; remaps if it moved  |
+ * | crm-sweep     | start-up, then itself                     | reads Salesforce's changes, enqueues rematch |
  */
-export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind, mailboxSyncKind, lifecycleKind, rematchKind] as const;
+export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind, mailboxSyncKind, lifecycleKind, rematchKind, crmSweepKind] as const;
 
 export const JOB_KIND_NAMES: readonly string[] = JOB_CATALOGUE.map((kind) => kind.name);

@@ -19,9 +19,10 @@ import { createMomentumClient, type MomentumClient } from './momentum/client.ts'
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
 import { importKind, MOMENTUM_RATE_KEY, remapKind } from './momentum/delivery-jobs.ts';
 import { type SandboxReceiver, startSandboxReceiver } from './momentum/sandbox-receiver.ts';
+import { createCrmSweepHandler, crmSweepJob, crmSweepKind } from './salesforce/crm-sweep.ts';
 import { createRematchFollowUp } from './salesforce/rematch-follow-up.ts';
 import { createSalesforceEventMapper } from './salesforce/salesforce-event-mapper.ts';
-import type { Store } from './store/types.ts';
+import type { NewJob, Store } from './store/types.ts';
 import { createZoomMapper } from './zoom/zoom-mapper.ts';
 import { createZoomApi } from './zoom/zoom-runtime.ts';
 
@@ -39,6 +40,8 @@ export interface JobHandlers {
   microsoft: MicrosoftRuntime | undefined;
   /** What mapping would make of a payload or stored event, on these mappers (POST /admin/mapping/preview). */
   mappingPreview: MappingPreview;
+  /** Jobs to enqueue once the worker runs: the first re-match sweep, one interval on, when Salesforce lookups and the sweep are on. */
+  startupJobs: NewJob[];
   close(): Promise<void>;
 }
 
@@ -117,9 +120,15 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   };
   registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, followUps, ...(metrics ? { metrics } : {}) }));
   registry.register(rematchKind.name, createRematchHandler({ store, logger, mappers }));
+  const sweepEveryMs = directories.changes === undefined ? undefined : config.REMATCH_SWEEP_INTERVAL;
+  if (directories.changes !== undefined && sweepEveryMs !== undefined) {
+    const sweep = { changes: directories.changes, matches: store.matches, intervalMs: sweepEveryMs, rematchDays: rules.matching.rematchDays, logger };
+    registry.register(crmSweepKind.name, createCrmSweepHandler({ ...sweep, ...(directories.attendees ? { directory: directories.attendees } : {}) }));
+  }
   const mappingPreview = createMappingPreview({ rules, mappersFor, store, orgIds: config.SALESFORCE_ORG_IDS, settings: config, logger });
   for (const [kind, handler] of Object.entries({ ...google?.handlers, ...microsoft?.handlers })) registry.register(kind, handler);
   return {
+    startupJobs: sweepEveryMs === undefined ? [] : [crmSweepJob(Date.now() + sweepEveryMs)],
     registry,
     pacer,
     rules,

@@ -52,6 +52,22 @@ export const duration = (fallback: string, meta: Meta) =>
     })
     .meta(meta);
 
+/** A duration, or `off` (undefined). */
+export const durationOrOff = (fallback: string, meta: Meta) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      if (text === 'off') return undefined;
+      const ms = parseDuration(text);
+      if (ms === undefined || ms < 1) {
+        ctx.addIssue({ code: 'custom', message: 'expected a duration such as 15m or 1h, or off' });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .meta(meta);
+
 const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
 
 export const optionalText = (meta: Meta) => z.string().optional().transform(blankToUndefined).meta(meta);

@@ -19,6 +19,8 @@ export type HandlerResult = (
   eventUpdate?: { eventId: number; state: EventState; reason?: string };
   /** A mapping run's match record, stored with the outcome. */
   matchRecord?: NewMatchRecord;
+  /** A CRM sweep's watermarks, stored with the outcome. */
+  watermarks?: ReadonlyArray<{ object: string; modstamp: string }>;
   /**
    * Whether a call may have reached the upstream (sent, even if it failed or timed out). A paced
    * job's call slot is kept when it did and given back when it did not (invalid, unchanged).

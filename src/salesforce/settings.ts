@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { parseCidr } from '../core/cidr-allowlist.ts';
-import { csv, duration, int, optionalText, secretToken, type SettingsOf, url } from '../core/setting-kinds.ts';
+import { csv, duration, durationOrOff, int, optionalText, secretToken, type SettingsOf, url } from '../core/setting-kinds.ts';
 
 const salesforceOrgId = z.string().regex(/^00D[0-9A-Za-z]{12}([0-9A-Za-z]{3})?$/, 'expected a Salesforce organization id (00D…, 15 or 18 characters)');
 
@@ -39,6 +39,11 @@ export const salesforceSettings = {
   SALESFORCE_PRIVATE_KEY: optionalText({ description: 'PEM private key for the JWT bearer flow', example: '-----BEGIN PRIVATE KEY-----…', secret: true }),
   SALESFORCE_PRIVATE_KEY_FILE: optionalText({ description: 'Path of the PEM private key for the JWT bearer flow', example: '/run/secrets/sf-key.pem' }),
   SALESFORCE_LOOKUP_CACHE_TTL: duration('10m', { description: 'How long CRM lookups (owner email, attendee matches) are cached', example: '10m' }),
+  REMATCH_SWEEP_INTERVAL: durationOrOff('1h', {
+    description:
+      'How often Salesforce is asked what changed (SystemModstamp) to re-match meetings, with lookups configured; off to rely on Outbound Messages alone',
+    example: '1h',
+  }),
 };
 
 declare module '../core/config.ts' {

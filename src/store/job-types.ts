@@ -98,6 +98,8 @@ export interface FinishJob {
   eventUpdate?: { eventId: number; state: EventState; reason?: string };
   /** The mapping run's match record, stored in the same transaction (src/store/match-types.ts). */
   matchRecord?: NewMatchRecord;
+  /** How far a CRM sweep has read each object, stored with the re-match jobs it enqueued. */
+  watermarks?: ReadonlyArray<{ object: string; modstamp: string }>;
 }
 
 export interface ClaimOptions {

@@ -123,6 +123,7 @@ export const SQL = {
     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 
   updateEvent: `UPDATE inbound_events SET state = $2, state_reason = $3 WHERE id = $1`,
+  setWatermark: `INSERT INTO crm_watermarks (object, modstamp, updated_at) VALUES ($1, $2, $3) ON CONFLICT (object) DO UPDATE SET modstamp = excluded.modstamp, updated_at = excluded.updated_at`,
   upsertMatchTouch: `INSERT INTO match_touches (kind, value, meeting_key, at) VALUES ($1, $2, $3, $4) ON CONFLICT (kind, value, meeting_key) DO UPDATE SET at = excluded.at`,
   insertMatchRecord: `INSERT INTO match_records (event_id, map_job_id, meeting_key, outcome, rule, summary, record, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 

@@ -45,8 +45,11 @@ describe('the job catalogue', () => {
       MICROSOFT_TENANT_ID: 'contoso.onmicrosoft.com',
       MICROSOFT_CLIENT_ID: '0f1e2d3c-aaaa-bbbb-cccc-ddddeeeeffff',
       MICROSOFT_CLIENT_SECRET: 'graph-secret',
+      // Salesforce lookups, for the re-match sweep.
+      SALESFORCE_CLIENT_ID: 'bridge-app',
+      SALESFORCE_CLIENT_SECRET: 'right-secret',
     });
-    const store = { ingest: async () => ({ created: [], duplicates: [] }), enqueue: async () => [], channels: {}, subscriptions: {} } as never;
+    const store = { ingest: async () => ({ created: [], duplicates: [] }), enqueue: async () => [], channels: {}, subscriptions: {}, matches: {} } as never;
     const handlers = await createJobHandlers(config, store, captureLogs().logger);
     try {
       expect([...handlers.registry.kinds()].sort()).toEqual([...JOB_KIND_NAMES].sort());

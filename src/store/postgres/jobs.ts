@@ -215,13 +215,21 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   if (finish.matchRecord) await client.query(SQL.insertMatchRecord, matchRecordParams(finish.matchRecord, finish.jobId, now));
   for (const touch of finish.matchRecord?.touches ?? [])
     await client.query(SQL.upsertMatchTouch, [touch.kind, touch.value, boundKey(finish.matchRecord!.meetingKey), now]);
+  for (const mark of finish.watermarks ?? []) await client.query(SQL.setWatermark, [mark.object, mark.modstamp, now]);
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) };
 }
 
 /** Outcomes that end the job and write nothing but their attempt: PG.finishFinal stores them in one statement. */
 export function isPlainFinal(finish: FinishJob): boolean {
   const { state } = finish.outcome;
-  return state !== 'retry' && state !== 'deferred' && !finish.enqueue?.length && finish.eventUpdate === undefined && finish.matchRecord === undefined;
+  return (
+    state !== 'retry' &&
+    state !== 'deferred' &&
+    !finish.enqueue?.length &&
+    finish.eventUpdate === undefined &&
+    finish.matchRecord === undefined &&
+    finish.watermarks === undefined
+  );
 }
 
 /** PG.finishFinal's parameters: SQL.finish's, the attempt's, and the NOTIFY to send when the job had a key. */

@@ -181,5 +181,6 @@ export function finishJob(q: SqliteQueries, finish: FinishJob, now: number): { f
   if (finish.eventUpdate) q.run(SQL.updateEvent, finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null);
   if (finish.matchRecord) q.run(SQL.insertMatchRecord, ...(matchRecordParams(finish.matchRecord, finish.jobId, now) as Array<string | number>));
   for (const touch of finish.matchRecord?.touches ?? []) q.run(SQL.upsertMatchTouch, touch.kind, touch.value, boundKey(finish.matchRecord!.meetingKey), now);
+  for (const mark of finish.watermarks ?? []) q.run(SQL.setWatermark, mark.object, mark.modstamp, now);
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) || finish.rateSlot === 'refund' };
 }

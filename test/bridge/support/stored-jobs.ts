@@ -1,4 +1,4 @@
-import { queryRows } from '../../support/stored-state.ts';
+import { notScheduledSweep, queryRows } from '../../support/stored-state.ts';
 
 /*
  * What a bridge stored from the values it was handed, read alike on both engines (queryRows): the
@@ -14,9 +14,9 @@ export interface StoredJob {
   eventId: number | null;
 }
 
-/** Jobs as stored, oldest first, their payload (JSON text) parsed. */
+/** Jobs as stored, oldest first, their payload (JSON text) parsed; the next re-match sweep, scheduled for later, left out. */
 export async function storedJobs(databaseUrl: string): Promise<StoredJob[]> {
-  const rows = await queryRows(databaseUrl, 'SELECT id, kind, state, payload, last_error, event_id FROM jobs ORDER BY id');
+  const rows = await queryRows(databaseUrl, `SELECT id, kind, state, payload, last_error, event_id FROM jobs ${notScheduledSweep()} ORDER BY id`);
   return rows.map((row) => ({
     id: Number(row.id),
     kind: String(row.kind),
