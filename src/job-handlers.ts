@@ -81,14 +81,14 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   registry.register(importKind.name, createImportHandler({ ...delivery, store }));
   const zoom = createZoomApi(config, logger);
   // One set of mappers per set of rules, all on the same CRM directories (one cache) and Zoom client.
-  const mappersFor: MappersFor = (ruleSet) => {
+  const mappersFor = (ruleSet: MappingRules, attendees = directories.attendees): ReturnType<MappersFor> => {
     const recordingDeps = {
       rules: ruleSet.recordings,
       calendar: ruleSet.calendar,
       matching: ruleSet.matching,
       rulesVersion: ruleSet.version,
       internalDomains: config.INTERNAL_EMAIL_DOMAINS,
-      ...(directories.attendees ? { directory: directories.attendees } : {}),
+      ...(attendees ? { directory: attendees } : {}),
     };
     return {
       // Recordings become imports: Zoom's after its participants are read, signed ones as posted.
@@ -104,7 +104,7 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
         matching: ruleSet.matching,
         rulesVersion: ruleSet.version,
         internalDomains: config.INTERNAL_EMAIL_DOMAINS,
-        directory: directories.attendees,
+        directory: attendees,
       }),
     };
   };
@@ -119,13 +119,21 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     }),
   };
   registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, followUps, ...(metrics ? { metrics } : {}) }));
-  registry.register(rematchKind.name, createRematchHandler({ store, logger, mappers }));
+  // A re-check reads the CRM as it is now: another instance may have cached what this change made stale.
+  registry.register(rematchKind.name, createRematchHandler({ store, logger, mappers: mappersFor(rules, directories.attendees?.uncached()) }));
   const sweepEveryMs = directories.changes === undefined ? undefined : config.REMATCH_SWEEP_INTERVAL;
   if (directories.changes !== undefined && sweepEveryMs !== undefined) {
     const sweep = { changes: directories.changes, matches: store.matches, intervalMs: sweepEveryMs, rematchDays: rules.matching.rematchDays, logger };
     registry.register(crmSweepKind.name, createCrmSweepHandler({ ...sweep, ...(directories.attendees ? { directory: directories.attendees } : {}) }));
   }
-  const mappingPreview = createMappingPreview({ rules, mappersFor, store, orgIds: config.SALESFORCE_ORG_IDS, settings: config, logger });
+  const mappingPreview = createMappingPreview({
+    rules,
+    mappersFor: (ruleSet) => mappersFor(ruleSet),
+    store,
+    orgIds: config.SALESFORCE_ORG_IDS,
+    settings: config,
+    logger,
+  });
   for (const [kind, handler] of Object.entries({ ...google?.handlers, ...microsoft?.handlers })) registry.register(kind, handler);
   return {
     startupJobs: sweepEveryMs === undefined ? [] : [crmSweepJob(Date.now() + sweepEveryMs)],

@@ -70,6 +70,11 @@ export interface CrmDirectory {
    * right after an opportunity is created must see it, not the list cached before.
    */
   forget(change: CrmChange): void;
+  /**
+   * The same lookups with nothing cached (batched all the same): for re-checks, which must see the
+   * CRM as it is now, whatever another instance cached before a change it did not hear of.
+   */
+  uncached(): CrmDirectory;
 }
 
 /** What one CRM change can make stale: answers by these emails, domains and Accounts. */

@@ -133,6 +133,7 @@ export function createJsforceCrmDirectory(options: JsforceCrmDirectoryOptions): 
     keys.length === 0 ? [] : [...(await source.get(keys)).values()].flat();
 
   return {
+    uncached: () => createJsforceCrmDirectory({ ...options, cacheTtlMs: 1, cacheMaxEntries: 1 }),
     contactsByEmail: (emails) => flat(contacts, emails),
     leadsByEmail: (emails) => flat(leads, emails),
     accountsByDomain: (domains) =>

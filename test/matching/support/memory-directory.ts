@@ -55,6 +55,9 @@ export function memoryDirectory(org: MemoryOrg): CrmDirectory & { calls: string[
     forget() {
       calls.push('forget');
     },
+    uncached() {
+      return this;
+    },
     async opportunitiesOf(accountIds) {
       calls.push('opportunities');
       return org.opportunities
