@@ -7,6 +7,7 @@ const SERIES = [
   { key: 'inbound', label: 'Inbound' },
   { key: 'delivered', label: 'Delivered' },
   { key: 'dead', label: 'Dead' },
+  { key: 'rematched', label: 'Re-matched' },
 ];
 const HEIGHT = 180;
 const MARGIN = { top: 10, right: 8, bottom: 24, left: 34 };

@@ -39,6 +39,7 @@ export async function activity(store: AdminStore, query: ActivityQueryInput, now
       dead: bucket.dead,
       skipped: bucket.skipped,
       superseded: bucket.superseded,
+      rematched: bucket.rematched,
     })),
   };
 }

@@ -152,6 +152,7 @@ export const activitySchema = z.object({
       dead: z.int().meta({ description: 'Remaps and imports that went dead' }),
       skipped: z.int().meta({ description: 'Remaps and imports that ended skipped (e.g. unchanged since the last one sent)' }),
       superseded: z.int().meta({ description: 'Remaps and imports replaced by a newer one of the same meeting while they waited' }),
+      rematched: z.int().meta({ description: 'Meetings re-matched after a CRM change (a remap sent because the answer moved)' }),
     }),
   ),
 });

@@ -56,7 +56,8 @@ export function createRematchHandler(deps: RematchHandlerDeps): JobHandler {
     }
     if (outcome.kind !== 'remap' || outcome.match === undefined) return skip(`not re-sent: the mapping now gives ${outcome.kind}`);
     const kept = keptBecause(previous.record as MatchRecord, outcome.match);
-    if (kept !== undefined) return { kind: 'succeeded', result: { meetingKey, changed: false, reason: kept } };
+    // Ended `skipped` when nothing moved, `succeeded` when a re-match was sent: the counts and the activity chart tell them apart.
+    if (kept !== undefined) return skip(kept);
 
     const match: MatchRecord = { ...outcome.match, summary: `Re-matched (${cause}): ${outcome.match.summary}` };
     context.logger.info('meeting re-matched', { meetingKey, cause, before: (previous.record as MatchRecord).records, after: match.records });

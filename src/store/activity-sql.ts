@@ -20,7 +20,9 @@ export function activityQuery(query: ActivityQuery): BuiltQuery {
   const sql = `SELECT 'inbound' AS what, ${bucket('e.received_at')} AS bucket, COUNT(*) AS n FROM inbound_events e
     WHERE ${range('e.received_at')} GROUP BY 2
     UNION ALL SELECT j.state, ${bucket('j.updated_at')}, COUNT(*) FROM jobs j
-    WHERE ${inList('j.kind', query.kinds, add)} AND j.state IN (${ENDED_STATES}) AND ${range('j.updated_at')} GROUP BY 1, 2`;
+    WHERE ${inList('j.kind', query.kinds, add)} AND j.state IN (${ENDED_STATES}) AND ${range('j.updated_at')} GROUP BY 1, 2
+    UNION ALL SELECT 'rematched', ${bucket('r.updated_at')}, COUNT(*) FROM jobs r
+    WHERE r.kind = 'rematch' AND r.state IN (${ENDED_STATES}) AND r.state = 'succeeded' AND ${range('r.updated_at')} GROUP BY 2`;
   return { sql, params };
 }
 
@@ -33,11 +35,15 @@ export function activityFromRows(rows: Row[], query: ActivityQuery): ActivityBuc
     dead: 0,
     skipped: 0,
     superseded: 0,
+    rematched: 0,
   }));
   for (const row of rows) {
     const bucket = buckets[Number(row.bucket)];
     const what = String(row.what);
-    if (bucket !== undefined && (what === 'inbound' || what === 'succeeded' || what === 'dead' || what === 'skipped' || what === 'superseded')) {
+    if (
+      bucket !== undefined &&
+      (what === 'inbound' || what === 'succeeded' || what === 'dead' || what === 'skipped' || what === 'superseded' || what === 'rematched')
+    ) {
       bucket[what] += Number(row.n);
     }
   }

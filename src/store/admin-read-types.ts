@@ -99,6 +99,8 @@ export interface ActivityBucket {
   dead: number;
   skipped: number;
   superseded: number;
+  /** Re-checks of a meeting (rematch jobs) that moved it and sent a remap. */
+  rematched: number;
 }
 
 /**

@@ -11,7 +11,7 @@ const HOUR = 3_600_000;
 /** A whole UTC minute in the past, far from now, so only this test's own rows fall near it. */
 const T = Date.UTC(2026, 0, 5, 9, 0);
 const iso = (ms: number) => new Date(ms).toISOString();
-const zeros = (start: number) => ({ start: iso(start), inbound: 0, delivered: 0, dead: 0, skipped: 0, superseded: 0 });
+const zeros = (start: number) => ({ start: iso(start), inbound: 0, delivered: 0, dead: 0, skipped: 0, superseded: 0, rematched: 0 });
 
 interface Bucket {
   start: string;

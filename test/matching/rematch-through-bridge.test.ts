@@ -106,9 +106,10 @@ describeEachEngine('re-matching when the CRM catches up, through startBridge', (
     await postOutboundMessage(bridge.url, recordMessage(2, 'Opportunity', { Id: DEAL, AccountId: ACME, Name: 'Acme platform v2' }));
     await waitSettled(bridge.databaseUrl);
     expect(momentum.requests).toHaveLength(2);
-    expect(await queryRows(bridge.databaseUrl, `SELECT state FROM jobs WHERE kind = 'rematch' ORDER BY id`)).toEqual([
-      { state: 'succeeded' },
-      { state: 'succeeded' },
+    // The first re-check moved the meeting (succeeded), the second changed nothing (skipped): as /admin/stats and the activity chart count them.
+    expect(await queryRows(bridge.databaseUrl, `SELECT state, last_error FROM jobs WHERE kind = 'rematch' ORDER BY id`)).toEqual([
+      { state: 'succeeded', last_error: null },
+      { state: 'skipped', last_error: 'unchanged' },
     ]);
     await expectSettled(bridge.databaseUrl);
   });

@@ -8,7 +8,7 @@ import { job, message, type StoreHarness, T0, uniqueKey, useFixture } from './co
 const MINUTE = 60_000;
 const KINDS = ['remap', 'import'];
 
-const empty = (start: number): ActivityBucket => ({ start, inbound: 0, succeeded: 0, dead: 0, skipped: 0, superseded: 0 });
+const empty = (start: number): ActivityBucket => ({ start, inbound: 0, succeeded: 0, dead: 0, skipped: 0, superseded: 0, rematched: 0 });
 
 /** Enqueues one job, claims it alone and ends it with `outcome`: the job as the worker leaves it, ended now. */
 async function ended(store: Store, newJob: NewJob, outcome: Exclude<JobOutcome, { state: 'retry' | 'deferred' }>): Promise<Job> {
@@ -70,7 +70,7 @@ export function activityConformance(harness: StoreHarness): void {
       const perMs = await store.activity({ since: succeeded.updatedAt, until: skipped.updatedAt + 1, bucketMs: 1, kinds: KINDS });
 
       expect(superseded).toMatchObject({ state: 'superseded', supersededBy: newer!.id });
-      expect(all).toEqual([{ start: succeeded.updatedAt, inbound: 0, succeeded: 1, dead: 1, skipped: 1, superseded: 1 }]);
+      expect(all).toEqual([{ start: succeeded.updatedAt, inbound: 0, succeeded: 1, dead: 1, skipped: 1, superseded: 1, rematched: 0 }]);
       expect(beforeDead).toEqual([{ ...empty(succeeded.updatedAt), succeeded: 1 }]);
       expect(fromDead).toEqual([{ ...empty(dead.updatedAt), dead: 1, skipped: 1 }]);
       expect(perMs).toHaveLength(skipped.updatedAt + 1 - succeeded.updatedAt);
@@ -81,6 +81,17 @@ export function activityConformance(harness: StoreHarness): void {
       expect(await store.activity({ since: succeeded.updatedAt, until, bucketMs: until - succeeded.updatedAt, kinds: [] })).toEqual([
         empty(succeeded.updatedAt),
       ]);
+    });
+
+    it('when re-checks of meetings end, then those that moved a meeting count as re-matched and those that changed nothing do not', async () => {
+      const { store } = await fixture.fresh();
+      const moved = await ended(store, job({ kind: 'rematch' }), { state: 'succeeded' });
+      await ended(store, job({ kind: 'rematch' }), { state: 'skipped', reason: 'unchanged' });
+      const until = Date.now() + 1;
+
+      const all = await store.activity({ since: moved.updatedAt, until, bucketMs: until - moved.updatedAt, kinds: KINDS });
+
+      expect(all).toEqual([{ ...empty(moved.updatedAt), rematched: 1 }]);
     });
 
     it('when nothing happened in the range, then every bucket is there with zeros', async () => {
