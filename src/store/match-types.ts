@@ -13,10 +13,13 @@ export interface NewMatchRecord {
   rule: string;
   summary: string;
   record: unknown;
+  /** The meeting its source belonged to (meeting-identity-types.ts); kept current when meetings join. */
+  meetingId?: number;
 }
 
-export interface StoredMatch extends NewMatchRecord {
+export interface StoredMatch extends Omit<NewMatchRecord, 'meetingId'> {
   id: number;
+  meetingId: number | null;
   mapJobId: number | null;
   createdAt: number;
 }
@@ -40,6 +43,8 @@ export interface MatchStore {
   matchFor(eventId: number, at?: number): Promise<StoredMatch | undefined>;
   /** A meeting's match records, newest first. */
   meetingMatches(meetingKey: string, limit: number): Promise<StoredMatch[]>;
+  /** The match records of every source of a meeting (its id as MeetingIdentities resolved it), newest first. */
+  matchesOfMeeting(meetingId: number, limit: number): Promise<StoredMatch[]>;
   /** Meetings whose newest match has this outcome (`ambiguous`: the queue an operator pins from), newest first. */
   latestByOutcome(outcome: string, limit: number, beforeId?: number): Promise<StoredMatch[]>;
   getPin(meetingKey: string): Promise<MeetingPin | undefined>;
@@ -58,4 +63,5 @@ export const matchRecordParams = (match: NewMatchRecord, mapJobId: number, now: 
   match.summary.slice(0, 1000),
   toJson(match.record),
   now,
+  match.meetingId ?? null,
 ];

@@ -1,4 +1,5 @@
 import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
+import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
 
 /**
  * Versioned schema, one logical schema for both engines. Statements are written once with a few
@@ -251,6 +252,8 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX jobs_serial_event ON jobs (serial_key, event_id) WHERE serial_key IS NOT NULL`,
     ],
   },
+  // Versions 10 and 12 are other work's; a gap is harmless (each version is applied once, in list order).
+  { version: 11, name: MEETING_IDENTITY_MIGRATION.name, statements: [...MEETING_IDENTITY_MIGRATION.statements] },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

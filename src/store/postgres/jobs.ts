@@ -5,7 +5,7 @@ import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, type Row } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { boundKey, toJson } from '../store-values.ts';
-import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from '../types.ts';
+import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, MeetingCancellation, NewInboundMessage, NewJob, RateState } from '../types.ts';
 import { JOB_PRIORITY } from '../types.ts';
 import type { Client } from './pool.ts';
 import { PG } from './sql.ts';
@@ -204,7 +204,8 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   const requeues = finish.outcome.state === 'retry' || finish.outcome.state === 'deferred';
   // Going back to pending may meet a concurrent enqueue of the same key: take its lock too.
   const ownKey = requeues ? ((await rows(client, SQL.jobKey, [finish.jobId]))[0]?.coalesce_key ?? null) : null;
-  await lockKeys(client, keysOf(finish.enqueue ?? [], [ownKey as string | null]));
+  const cancelKeys = [...new Set(finish.cancelPending?.coalesceKeys.map(boundKey) ?? [])];
+  await lockKeys(client, keysOf(finish.enqueue ?? [], [ownKey as string | null, ...cancelKeys]));
   const [row] = await rows(client, PG.finish, [finish.jobId, finish.leaseOwner, ...finishParams(finish.outcome, finish.attempt !== undefined), now]);
   if (row === undefined) return { finished: false, wake: false };
   if (finish.rateSlot === 'settle') await client.query(PG.settleSlot, [finish.jobId]);
@@ -213,13 +214,39 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   if (finish.enqueue?.length) await enqueueJobs(client, finish.enqueue, now);
   if (finish.eventUpdate) await client.query(SQL.updateEvent, [finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null]);
   if (finish.matchRecord) await client.query(SQL.insertMatchRecord, matchRecordParams(finish.matchRecord, finish.jobId, now));
+  if (finish.cancelPending) await cancelMeeting(client, finish.cancelPending, cancelKeys, finish.jobId, now);
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) };
+}
+
+/** FinishJob.cancelPending (the keys locked by the caller): pending jobs cancelled, the cancellation each key's newest state unless one is newer. */
+async function cancelMeeting(client: Client, cancel: MeetingCancellation, keys: string[], jobId: number, now: number): Promise<void> {
+  if (keys.length === 0) return;
+  for (const key of keys) await client.query(SQL.cancelPendingOfKey, [key, cancel.reason, now]);
+  const current = new Map((await rows(client, PG.meetingVersions, [keys])).map((row) => [String(row.coalesce_key), meetingVersionFromRow(row)!]));
+  const newer = keys.filter((key) => {
+    const version = current.get(key);
+    return version === undefined || !isOlderState(cancel.version, version);
+  });
+  if (newer.length === 0) return;
+  await client.query(PG.putMeetingVersions, [
+    newer,
+    newer.map(() => cancel.version.sourceVersion),
+    newer.map(() => cancel.version.eventId),
+    newer.map(() => jobId),
+  ]);
 }
 
 /** Outcomes that end the job and write nothing but their attempt: PG.finishFinal stores them in one statement. */
 export function isPlainFinal(finish: FinishJob): boolean {
   const { state } = finish.outcome;
-  return state !== 'retry' && state !== 'deferred' && !finish.enqueue?.length && finish.eventUpdate === undefined && finish.matchRecord === undefined;
+  return (
+    state !== 'retry' &&
+    state !== 'deferred' &&
+    !finish.enqueue?.length &&
+    finish.eventUpdate === undefined &&
+    finish.matchRecord === undefined &&
+    finish.cancelPending === undefined
+  );
 }
 
 /** PG.finishFinal's parameters: SQL.finish's, the attempt's, and the NOTIFY to send when the job had a key. */
