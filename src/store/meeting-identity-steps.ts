@@ -71,7 +71,7 @@ export function* resolveSteps(state: MeetingSourceState, now: number): Steps<Res
       state.host ?? null,
       state.title?.slice(0, 1000) ?? null,
       state.cancelled ? 1 : 0,
-      state.importedId === undefined ? null : boundKey(state.importedId),
+      state.importedId ?? null,
       state.version.eventId,
       state.version.sourceVersion,
       now,
