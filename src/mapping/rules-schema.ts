@@ -138,14 +138,10 @@ export const matchingRulesSchema = z.strictObject({
     .max(50)
     .optional()
     .meta({ description: 'Account Types never matched, e.g. ["Partner", "Reseller"] (default none)' }),
-  partnerAccountTypes: z
-    .array(z.string().min(1).max(80), { error: 'expected an array of Account Type values' })
-    .max(50)
-    .optional()
-    .meta({
-      description:
-        'Account Types that lose a tie to any other Account (default ["Partner", "Reseller"]): a partner’s own deal is not the meeting’s when its customer’s deal fits as well',
-    }),
+  partnerAccountTypes: z.array(z.string().min(1).max(80), { error: 'expected an array of Account Type values' }).max(50).optional().meta({
+    description:
+      'Account Types that lose a tie to any other Account (default ["Partner", "Reseller"]): a partner’s own deal is not the meeting’s when its customer’s deal fits as well',
+  }),
   personalEmailContacts: flag.meta({
     description: 'A personal address (gmail.com…) that is exactly a Contact’s email matches it (default true); its domain never matches',
   }),
