@@ -83,7 +83,8 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     subscriptions: createSqlSubscriptionStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     matches: createSqlMatchStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     meetings: createMeetingIdentities({
-      write: (steps) => write(() => driveSync(steps(), (statement) => q.all(statement.sql, ...(statement.params as Param[])))),
+      // Bookkeeping like a job's outcome: the mapping that uses it finishes after it in the same WAL, and a lost one is resolved again.
+      write: (steps) => bookkeeping(() => driveSync(steps(), (statement) => q.all(statement.sql, ...(statement.params as Param[])))),
       read: (steps) => read(() => driveSync(steps(), (statement) => q.all(statement.sql, ...(statement.params as Param[])))),
     }),
     migrate: () => read(() => void migrateSqlite(db)),
