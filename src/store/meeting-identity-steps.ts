@@ -1,3 +1,4 @@
+import { storableText } from '../core/storable.ts';
 import type { MeetingSource, MeetingSourceState, ResolvedMeeting, StoredMeeting } from './meeting-identity-types.ts';
 import { isOlderState } from './meeting-order.ts';
 import { num, numOrNull, type Row, textOrNull } from './row-mappers.ts';
@@ -18,7 +19,9 @@ export type Steps<T> = Generator<Statement, T, Row[]>;
 const statement = (sql: string, params: unknown[] = []): Statement => ({ sql, params });
 /** `$from, $from+1, …` for an IN list. */
 const list = (values: readonly unknown[], from: number) => values.map((_, index) => `$${from + index}`).join(', ');
-const bounded = (links: readonly string[]) => [...new Set(links.map(boundKey))];
+// Links and facts come from upstream text (a title, a link in a description): made storable on both engines.
+const bounded = (links: readonly string[]) => [...new Set(links.map((link) => boundKey(storableText(link))))];
+const text = (value: string | undefined, max: number) => (value === undefined ? null : storableText(value.slice(0, max)));
 
 export function* resolveSteps(state: MeetingSourceState, now: number): Steps<ResolvedMeeting> {
   const recordKey = boundKey(state.recordKey);
@@ -68,10 +71,10 @@ export function* resolveSteps(state: MeetingSourceState, now: number): Steps<Res
       meetingId,
       state.source,
       state.startAt ?? null,
-      state.host ?? null,
-      state.title?.slice(0, 1000) ?? null,
+      text(state.host, 320),
+      text(state.title, 1000),
       state.cancelled ? 1 : 0,
-      state.importedId ?? null,
+      state.importedId === undefined ? null : storableText(state.importedId),
       state.version.eventId,
       state.version.sourceVersion,
       now,
@@ -79,7 +82,7 @@ export function* resolveSteps(state: MeetingSourceState, now: number): Steps<Res
   );
   // The record's links are its newest state's: a moved meeting no longer holds its old start's place.
   yield statement(`DELETE FROM meeting_links WHERE record_key = $1`, [recordKey]);
-  const links = [...exact, ...timed];
+  const links = [...new Set([...exact, ...timed])];
   if (links.length > 0) {
     const values = links.map((_, index) => `($${index + 3}, $1, $2)`).join(', ');
     yield statement(`INSERT INTO meeting_links (link, record_key, meeting_id) VALUES ${values}`, [recordKey, meetingId, ...links]);
