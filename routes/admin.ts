@@ -10,6 +10,7 @@ import { inboundEventDetail, listInboundEvents, reprocessEvent } from '../src/ad
 import { enqueueManualImport, enqueueManualRemap } from '../src/admin/manual-deliveries.ts';
 import type { MappingPreview } from '../src/admin/mapping-preview.ts';
 import { listMatches, meetingDetail, pinView } from '../src/admin/matches.ts';
+import { meetingById } from '../src/admin/meeting-by-id.ts';
 import { buildOpenApi } from '../src/admin/openapi.ts';
 import { pinMeeting, unpinMeeting } from '../src/admin/pins.ts';
 import { cancelDelivery, replayDelivery } from '../src/admin/replay.ts';
@@ -87,6 +88,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
   });
 
   on(R.getMeeting, async ({ params }) => ({ body: await meetingDetail(store, params.key) }));
+  on(R.getMeetingById, async ({ params }) => ({ body: await meetingById(store, params.id) }));
   on(R.listMatches, async ({ query }) => ({ body: await listMatches(store, query) }));
   on(R.pinMeeting, async ({ params, body, keyFingerprint }) => {
     const { pin, job } = await pinMeeting(store, params.key, body, keyFingerprint);

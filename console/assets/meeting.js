@@ -3,8 +3,10 @@ import { whyThisRecord } from './match-view.js';
 import { awaitRemap, createPinControls, meetingPath, remapSentence } from './pin-form.js';
 
 /**
- * One meeting's page: its pin (with Clear pin), why its newest match chose what it chose (each
- * candidate can be pinned from there), every match record, its inbound events and their deliveries.
+ * One meeting's page: its pin (with Clear pin), every source of the meeting (a calendar event, a
+ * Salesforce Event, a recording of the same call; each opens its own page), why its newest match
+ * chose what it chose (each candidate can be pinned from there), every match record, its inbound
+ * events and their deliveries.
  */
 export function createMeeting({ api, orgLinks, openDelivery, openEvent, onChanged }) {
   const panel = byId('meeting-detail');
@@ -62,16 +64,42 @@ export function createMeeting({ api, orgLinks, openDelivery, openEvent, onChange
         )
       : el('span', { class: 'muted', dataset: { field: 'meeting-pin' }, text: 'none: the rules decide' });
 
+  /** Every source record of the meeting this key is part of: the others open their own page. */
+  const sourceList = (meeting) =>
+    meeting.sources.length
+      ? el(
+          'ul',
+          { dataset: { field: 'sources' } },
+          meeting.sources.map((source) =>
+            el(
+              'li',
+              { dataset: { key: source.meetingKey } },
+              source.meetingKey === meeting.meetingKey
+                ? el('strong', { text: `${source.source} (this page)` })
+                : link(source.source, () => void show(source.meetingKey, { reveal: true })),
+              ` ${source.title ?? ''} ${source.start ? formatTime(source.start) : ''}`,
+              source.cancelled ? el('span', { class: 'state state-cancelled', text: 'cancelled' }) : '',
+              source.importedId ? ` imported as ${source.importedId}` : '',
+              ' ',
+              el('code', { text: source.meetingKey }),
+            ),
+          ),
+        )
+      : el('p', { class: 'muted', dataset: { field: 'sources' }, text: 'Not mapped yet: its meeting is known once it is.' });
+
   function render(meeting) {
     const key = meeting.meetingKey;
     panel.replaceChildren(
       el('h2', { id: 'meeting-heading', tabindex: -1 }, `Meeting: ${meeting.title ?? key}`),
       fields([
         ['Key', el('code', { text: key })],
+        ['Meeting', meeting.meetingId ? el('code', { dataset: { field: 'meeting-id' }, text: `#${meeting.meetingId}` }) : '—'],
         ['Start', meeting.start ? formatTime(meeting.start) : '—'],
         ['Pin', pinField(meeting)],
       ]),
       el('p', { class: 'status confirm', role: 'status', dataset: { field: 'confirm' } }),
+      el('h3', { text: 'Sources of this meeting' }),
+      sourceList(meeting),
       whyThisRecord(meeting.matches[0], { orgLinks, pinControl: (candidate) => pinControls(key, candidate) }),
       el('h3', { text: 'Every match record' }),
       meeting.matches.length ? history(meeting.matches) : el('p', { class: 'muted', text: 'None yet.' }),

@@ -31,6 +31,7 @@ export const matchViewSchema = z
     id: z.int().positive(),
     meetingKey: z.string().meta({ description: "The meeting: its map-event job's serial key (`calendar:calendar:<id>`, `google:google:<event id>`…)" }),
     eventId: z.int().positive(),
+    meetingId: z.int().positive().nullable().meta({ description: 'The meeting its source is part of (GET /admin/meetings/by-id/:id)' }),
     createdAt: time,
     outcome: z.enum(MATCH_OUTCOMES),
     rule: z

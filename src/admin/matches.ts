@@ -4,6 +4,7 @@ import type { AdminStore } from './admin-store.ts';
 import { decodeCursor, pageOf } from './cursor.ts';
 import type { MatchView } from './match-view-schema.ts';
 import type { MatchListQuery, MatchQueueItem, MeetingDetail, PinView } from './meeting-schemas.ts';
+import { meetingSourcesOf } from './meeting-sources.ts';
 import { DELIVERY_KINDS } from './request-schemas.ts';
 import { deliverySummary, eventSummary, iso } from './views.ts';
 
@@ -22,6 +23,7 @@ export function matchView(stored: StoredMatch): MatchView {
     id: stored.id,
     meetingKey: stored.meetingKey,
     eventId: stored.eventId,
+    meetingId: stored.meetingId,
     createdAt: iso(stored.createdAt),
     outcome: stored.outcome as MatchView['outcome'],
     rule: stored.rule,
@@ -66,7 +68,8 @@ export async function newestEventOf(store: Pick<AdminStore, 'listEvents'>, meeti
 /** A meeting's page: its pin, its match records, its events and their deliveries, each newest first. */
 export async function meetingDetail(store: AdminStore, meetingKey: string): Promise<MeetingDetail> {
   const newest = await newestEventOf(store, meetingKey);
-  const [pin, matches, events, deliveries] = await Promise.all([
+  const [identity, pin, matches, events, deliveries] = await Promise.all([
+    meetingSourcesOf(store, meetingKey),
     store.matches.getPin(meetingKey),
     store.matches.meetingMatches(meetingKey, MEETING_PAGE_MAX),
     store.listEvents({ meetingKey, limit: MEETING_PAGE_MAX }),
@@ -74,6 +77,7 @@ export async function meetingDetail(store: AdminStore, meetingKey: string): Prom
   ]);
   return {
     meetingKey,
+    ...identity,
     ...meetingFacts(newest),
     pin: pin === undefined ? null : pinView(pin),
     matches: matches.map(matchView),

@@ -1,4 +1,13 @@
-import { matchListQuerySchema, matchPageSchema, meetingDetailSchema, meetingParamsSchema, pinAnswerSchema, pinBodySchema } from './meeting-schemas.ts';
+import {
+  matchListQuerySchema,
+  matchPageSchema,
+  meetingByIdSchema,
+  meetingDetailSchema,
+  meetingIdParamsSchema,
+  meetingParamsSchema,
+  pinAnswerSchema,
+  pinBodySchema,
+} from './meeting-schemas.ts';
 import { emptyQuerySchema } from './request-schemas.ts';
 import { defineRoute } from './route-spec.ts';
 
@@ -9,11 +18,27 @@ export const MEETING_ROUTES = {
     path: '/admin/meetings/:key',
     operationId: 'getMeeting',
     mutating: false,
-    summary: 'One meeting by its key: its pin, its match records, its inbound events and their deliveries, newest first',
-    description: "The key is a match record's meetingKey (the map-event job's serial key), URL-encoded. 404 when no inbound event has it.",
+    summary:
+      'One source of a meeting by its key: its pin, its match records, its inbound events and their deliveries, newest first, and the meeting it is part of with every source',
+    description:
+      "The key is a match record's meetingKey (the map-event job's serial key), URL-encoded. meetingId names the whole meeting (GET /admin/meetings/by-id/:id). 404 when no inbound event has the key.",
     params: meetingParamsSchema,
     query: emptyQuerySchema,
     success: { status: 200, description: 'The meeting', schema: meetingDetailSchema },
+    errors: [404],
+  }),
+  getMeetingById: defineRoute({
+    method: 'get',
+    path: '/admin/meetings/by-id/:id',
+    operationId: 'getMeetingById',
+    mutating: false,
+    summary:
+      'One meeting across its sources (a Google event, an Outlook event, a Salesforce Event, a signed event, a Zoom recording of one call): every source, and the match records, events and deliveries of all, newest first',
+    description:
+      'The id is a meetingId (of a meeting page, a match record). The id of a meeting since joined into another answers with that one. 404 for an id that names no meeting.',
+    params: meetingIdParamsSchema,
+    query: emptyQuerySchema,
+    success: { status: 200, description: 'The meeting', schema: meetingByIdSchema },
     errors: [404],
   }),
   listMatches: defineRoute({

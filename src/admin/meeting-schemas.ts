@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { hasControlCharacter } from '../http/inbound-text.ts';
 import { classifySalesforceId, normalizeSalesforceId, type RecordKind } from '../mapping/salesforce-ids.ts';
 import { MATCH_OUTCOMES, matchViewSchema } from './match-view-schema.ts';
-import { PAGE_LIMIT_MAX } from './request-schemas.ts';
+import { idParamsSchema, PAGE_LIMIT_MAX } from './request-schemas.ts';
 import { deliverySummarySchema, eventSummarySchema, jobSummarySchema } from './response-schemas.ts';
 
 /** The meeting routes' inputs and answers: a meeting's page, the match queue, and an operator's pin. */
@@ -17,6 +17,9 @@ export const meetingParamsSchema = z.strictObject({
     .max(1000, { error: 'at most 1000 characters' })
     .meta({ description: "The meeting key (URL-encoded): the map-event job's serial key, as a match record's meetingKey names it" }),
 });
+
+/** A meeting by its id (`GET /admin/meetings/by-id/:id`): a positive integer, as every id route takes it. */
+export const meetingIdParamsSchema = idParamsSchema;
 
 export const matchListQuerySchema = z.strictObject({
   outcome: z
@@ -80,13 +83,48 @@ export const pinViewSchema = z.object({
   pinnedAt: time,
 });
 
+export const meetingSourceSchema = z.object({
+  meetingKey: z.string().meta({ description: "The source record: its map-event job's serial key, the key of its own page" }),
+  source: z.string().meta({ description: 'The system it came from: google, microsoft, calendar (signed), salesforce, zoom, recording (signed)' }),
+  start: time.nullable().meta({ description: "Its newest state's start" }),
+  host: z.string().nullable(),
+  title: z.string().nullable(),
+  cancelled: z.boolean().meta({ description: 'Its newest state cancels the meeting' }),
+  importedId: z.string().nullable().meta({ description: 'A recording: the id Momentum imported it under' }),
+  eventId: z.int().positive().meta({ description: 'The inbound event of its newest state' }),
+  firstSeenAt: time,
+  updatedAt: time,
+});
+
+const meetingIdentityFields = {
+  meetingId: z
+    .int()
+    .positive()
+    .nullable()
+    .meta({ description: 'The meeting this source is part of (GET /admin/meetings/by-id/:id); null before it was first mapped' }),
+  sources: z.array(meetingSourceSchema).meta({ description: 'Every source record of the meeting, this one included, oldest first' }),
+};
+
 export const meetingDetailSchema = z.object({
   meetingKey: z.string(),
+  ...meetingIdentityFields,
   title: z.string().nullable().meta({ description: "The newest event's title" }),
   start: z.string().nullable().meta({ description: "The newest event's start, as stored" }),
   pin: pinViewSchema.nullable().meta({ description: "An operator's pin: it wins over every matching rule" }),
   matches: z.array(matchViewSchema).meta({ description: 'Its match records, newest first (at most 50)' }),
   events: z.array(eventSummarySchema).meta({ description: 'The inbound events whose map-event jobs have this key, newest first (at most 50)' }),
+  deliveries: z.array(deliverySummarySchema).meta({ description: 'The remaps and imports of those events, newest first (at most 50)' }),
+});
+
+export const meetingByIdSchema = z.object({
+  meetingId: z.int().positive().meta({ description: 'The meeting (an id of a meeting since joined into it answers with this one)' }),
+  absorbedIds: z.array(z.int().positive()).meta({ description: 'Meetings joined into this one: their ids answer this page' }),
+  title: z.string().nullable().meta({ description: "The newest event's title, whichever source it came from" }),
+  start: z.string().nullable(),
+  cancelled: z.boolean().meta({ description: 'A source cancelled it' }),
+  sources: meetingIdentityFields.sources,
+  matches: z.array(matchViewSchema).meta({ description: 'The match records of every source, newest first (at most 50)' }),
+  events: z.array(eventSummarySchema).meta({ description: 'The inbound events of every source, newest first (at most 50)' }),
   deliveries: z.array(deliverySummarySchema).meta({ description: 'The remaps and imports of those events, newest first (at most 50)' }),
 });
 
@@ -113,4 +151,6 @@ export const pinAnswerSchema = z.object({
 
 export type PinView = z.infer<typeof pinViewSchema>;
 export type MeetingDetail = z.infer<typeof meetingDetailSchema>;
+export type MeetingSourceView = z.infer<typeof meetingSourceSchema>;
+export type MeetingById = z.infer<typeof meetingByIdSchema>;
 export type MatchQueueItem = z.infer<typeof matchQueueItemSchema>;

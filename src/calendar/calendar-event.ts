@@ -32,9 +32,18 @@ export const calendarEventSchema = z.object({
    * mapping time (calendar.microsoftSourceType).
    */
   sourceType: z.string().optional(),
+  /** A meeting that takes place; its cancellation is stored as calendarCancellationSchema. */
+  status: z.literal('confirmed').optional(),
   eventId: z.string(),
-  /** The iCalendar UID (Microsoft `iCalUId`): the meeting's id across calendars. */
+  /** The iCalendar UID (Google `iCalUID`, Microsoft `iCalUId`): the meeting's id across calendars. */
   iCalUId: z.string().optional(),
+  /**
+   * An instance of a recurring series whose iCalendar UID is the series' (Google's instances share
+   * one, docs/protocols.md §3): the UID then names no single meeting.
+   */
+  recurringInstance: z.boolean().optional(),
+  /** Join links the calendar gives as such (Google `hangoutLink` and conference entry points, Graph `onlineMeeting.joinUrl`, a signed `joinUrl`). */
+  conferenceUrls: z.array(z.string()).optional(),
   /** The watched calendar (Google) or mailbox (Microsoft) — its owner is an internal user. */
   calendarId: z.string().optional(),
   title: z.string().optional(),
@@ -51,20 +60,43 @@ export const calendarEventSchema = z.object({
   updated: z.string().optional(),
 });
 
+/**
+ * A meeting its calendar cancelled or deleted (Google `status: cancelled`, a Graph `@removed` item
+ * or `isCancelled`, a signed body with `status: cancelled`): mapped to nothing, and what is pending
+ * for its meeting is cancelled. A deleted item carries little besides its id.
+ */
+export const calendarCancellationSchema = z.object({
+  version: z.literal(1),
+  origin: calendarEventSchema.shape.origin,
+  status: z.literal('cancelled'),
+  eventId: z.string(),
+  iCalUId: z.string().optional(),
+  recurringInstance: z.boolean().optional(),
+  calendarId: z.string().optional(),
+  title: z.string().optional(),
+  start: z.string().optional(),
+  updated: z.string().optional(),
+});
+
+/** What a calendar event's inbound event stores: a meeting, or its cancellation. */
+export const storedCalendarSchema = z.union([calendarCancellationSchema, calendarEventSchema]);
+
 export type CalendarAttendee = z.infer<typeof calendarAttendeeSchema>;
 export type CalendarEvent = z.infer<typeof calendarEventSchema>;
+export type CalendarCancellation = z.infer<typeof calendarCancellationSchema>;
+export type StoredCalendarEvent = z.infer<typeof storedCalendarSchema>;
 export type ExplicitIds = z.infer<typeof explicitIdsSchema>;
 
 export const GOOGLE_SOURCE_TYPE = 'GOOGLE_CALENDAR';
 
 /** The meeting a stored calendar event is a state of: its origin and the calendar's own event id. */
 export function calendarRecordKey(parsedPayload: unknown): string | undefined {
-  const parsed = calendarEventSchema.safeParse(parsedPayload);
+  const parsed = storedCalendarSchema.safeParse(parsedPayload);
   return parsed.success ? `${parsed.data.origin}:${parsed.data.eventId}` : undefined;
 }
 
 /** The calendar's own version of this state (epoch ms, its `updated`): pages carry no order (docs/protocols.md §3). */
-export function calendarVersion(event: CalendarEvent): number | undefined {
+export function calendarVersion(event: Pick<StoredCalendarEvent, 'updated'>): number | undefined {
   const ms = event.updated === undefined ? NaN : Date.parse(event.updated);
   return Number.isNaN(ms) ? undefined : ms;
 }

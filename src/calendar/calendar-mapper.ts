@@ -7,8 +7,9 @@ import type { MatchingRules, MatchRecord } from '../matching/types.ts';
 import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
 import { type RemapRequest, remapRequestSchema } from '../momentum/schemas.ts';
 import { classifyAttendee, normaliseEmail } from './attendees.ts';
-import { type CalendarEvent, calendarEventSchema, calendarVersion } from './calendar-event.ts';
+import { type CalendarEvent, calendarVersion, storedCalendarSchema } from './calendar-event.ts';
 import { matchCalendarEvent, type MatchDeps } from './match.ts';
+import { calendarClues, cancellationClues } from './meeting-clues.ts';
 
 export interface CalendarMapperDeps {
   rules: CalendarRules;
@@ -58,12 +59,14 @@ export async function mapCalendarEvent(event: CalendarEvent, deps: CalendarMappe
     ...(pin === undefined ? {} : { pin }),
   });
   const records = match.records;
+  const host = hostEmail(event);
+  // Kept with a skip too: a meeting with no CRM match is still one meeting with its other sources.
+  const clues = calendarClues(event, host);
   if (!records.opportunityId && !records.accountId && !records.leadId) {
     const reason = match.outcome === 'ambiguous' ? `ambiguous match, nothing sent: ${match.summary}` : `no CRM match; tried ${match.tried.join('; ')}`;
-    return skipped(reason, match);
+    return { ...skipped(reason, match), clues };
   }
 
-  const host = hostEmail(event);
   const source = remapSource(event, deps.rules);
   const request: RemapRequest = {
     ...(source === undefined ? {} : { source }),
@@ -84,17 +87,28 @@ export async function mapCalendarEvent(event: CalendarEvent, deps: CalendarMappe
     // Which matching rule decided, for the mapping metrics (a fixed name, never data).
     rule: match.rule,
     match,
+    clues,
   };
 }
 
 /** The map-event handler's mapper for inbound events of source `google` and `calendar`. */
 export function createCalendarEventMapper(deps: CalendarMapperDeps): EventMapper {
   return async (inbound, context) => {
-    const parsed = calendarEventSchema.safeParse(inbound.parsedPayload);
+    const parsed = storedCalendarSchema.safeParse(inbound.parsedPayload);
     if (!parsed.success) throw new UnmappableEventError(`stored calendar event ${inbound.id} is unreadable: ${describeIssues(parsed.error)}`);
-    const mapped = await mapCalendarEvent(parsed.data, deps, context.pin);
     const sourceVersion = calendarVersion(parsed.data);
-    const outcome = mapped.kind === 'remap' && sourceVersion !== undefined ? { ...mapped, sourceVersion } : mapped;
+    const version = sourceVersion === undefined ? {} : { sourceVersion };
+    // A cancelled meeting sends nothing; the handler cancels what is pending for it.
+    const mapped: MappingOutcome =
+      parsed.data.status === 'cancelled'
+        ? {
+            kind: 'skipped',
+            reason: 'cancelled in its calendar: nothing sent, what was pending for the meeting is cancelled',
+            cancelled: true,
+            clues: cancellationClues(parsed.data),
+          }
+        : await mapCalendarEvent(parsed.data, deps, context.pin);
+    const outcome = mapped.kind === 'import' ? mapped : { ...mapped, ...version };
     context.logger.debug('calendar event mapped', {
       eventId: inbound.id,
       outcome: outcome.kind,

@@ -50,6 +50,18 @@ export const genericCalendarEventSchema = z
       .regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'expected an upper-case source type such as MS_TEAMS or USER_PROVIDED')
       // Never hard-reject an unknown type at the edge (docs/protocols.md §1): any upper-case name is kept.
       .meta({ description: 'Momentum source.type of the meeting', example: 'MS_TEAMS' }),
+    status: z
+      .enum(['confirmed', 'cancelled'], { error: 'expected "confirmed" or "cancelled"' })
+      .default('confirmed')
+      .meta({ description: 'cancelled: the meeting was cancelled or deleted; nothing is sent, and what is pending for it is cancelled' }),
+    iCalUId: z
+      .string()
+      .regex(/^\S{1,1024}$/, 'expected 1 to 1024 characters without spaces')
+      .optional()
+      .meta({ description: "The meeting's iCalendar UID (Outlook's iCalUId, Google's iCalUID): sources with the same one are one meeting" }),
+    joinUrl: link
+      .optional()
+      .meta({ description: 'The call or conference link (http or https): a source near the same start with the same link is the same meeting' }),
     title: z.string().max(1024).optional().meta({ description: 'Meeting title', example: 'Globex pricing review' }),
     start: dateTime.meta({ description: 'Start, RFC 3339 with offset', example: '2026-03-02T16:00:00Z' }),
     end: dateTime.meta({ description: 'End, RFC 3339 with offset', example: '2026-03-02T16:30:00Z' }),

@@ -1,9 +1,22 @@
-import type { CalendarEvent } from './calendar-event.ts';
+import type { StoredCalendarEvent } from './calendar-event.ts';
 import type { GenericCalendarEvent, GenericRecording } from './generic-event-schema.ts';
 import type { RecordingEvent } from './recording-event.ts';
 
-/** The signed generic body → the stored calendar event. */
-export function normaliseGenericEvent(body: GenericCalendarEvent): CalendarEvent {
+/** The signed generic body → the stored calendar event, or its cancellation (`status: cancelled`). */
+export function normaliseGenericEvent(body: GenericCalendarEvent): StoredCalendarEvent {
+  const uid = body.iCalUId === undefined ? {} : { iCalUId: body.iCalUId };
+  if (body.status === 'cancelled') {
+    return {
+      version: 1,
+      origin: 'calendar',
+      status: 'cancelled',
+      eventId: body.id,
+      ...uid,
+      ...(body.title ? { title: body.title } : {}),
+      start: body.start,
+      ...(body.updated ? { updated: body.updated } : {}),
+    };
+  }
   const organizer = body.attendees.some((attendee) => attendee.email.toLowerCase() === body.organizer.email.toLowerCase())
     ? []
     : [{ email: body.organizer.email, ...(body.organizer.name ? { name: body.organizer.name } : {}), organizer: true }];
@@ -12,6 +25,8 @@ export function normaliseGenericEvent(body: GenericCalendarEvent): CalendarEvent
     origin: 'calendar',
     sourceType: body.sourceType,
     eventId: body.id,
+    ...uid,
+    ...(body.joinUrl ? { conferenceUrls: [body.joinUrl] } : {}),
     ...(body.title ? { title: body.title } : {}),
     ...(body.description ? { description: body.description } : {}),
     ...(body.location ? { location: body.location } : {}),

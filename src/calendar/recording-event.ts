@@ -24,6 +24,8 @@ export const recordingEventSchema = z.object({
   explicitIds: explicitIdsSchema.optional(),
   /** Zoom: the meeting uuid whose participants the mapper reads (the attendees are not in the event). */
   zoomUuid: z.string().optional(),
+  /** Zoom: the meeting number (`id`), which a calendar event's Zoom join link carries too. */
+  zoomMeetingId: z.string().optional(),
 });
 
 export type RecordingEvent = z.infer<typeof recordingEventSchema>;

@@ -7,6 +7,7 @@ import type { MatchingRules } from '../matching/types.ts';
 import { type ImportRequest, importRequestSchema } from '../momentum/schemas.ts';
 import { isInternalEmail, normaliseEmail } from './attendees.ts';
 import { matchCalendarEvent, type MatchDeps } from './match.ts';
+import { recordingClues } from './meeting-clues.ts';
 import { type RecordingEvent, recordingEventSchema } from './recording-event.ts';
 
 export interface RecordingMapperDeps {
@@ -51,12 +52,13 @@ export async function mapRecording(recording: RecordingEvent, deps: RecordingMap
   );
   const records = match.records;
   const found = Boolean(records.opportunityId ?? records.accountId ?? records.leadId);
+  const clues = recordingClues(recording, hostEmail);
   if (!found && deps.rules.requireCrmMatch) {
     const reason =
       match.outcome === 'ambiguous'
         ? `ambiguous CRM match and recordings.requireCrmMatch is set: ${match.summary}`
         : `no CRM match and recordings.requireCrmMatch is set; tried ${match.tried.join('; ')}`;
-    return skipped(reason, match);
+    return { ...skipped(reason, match), clues };
   }
 
   const request: ImportRequest = {
@@ -78,7 +80,7 @@ export async function mapRecording(recording: RecordingEvent, deps: RecordingMap
   };
   const checked = importRequestSchema.safeParse(request);
   if (!checked.success) throw new UnmappableEventError(`recording ${recording.meetingId} makes an invalid import: ${describeIssues(checked.error)}`);
-  return { kind: 'import', request, rule: found ? match.rule : 'no_crm_match', match };
+  return { kind: 'import', request, rule: found ? match.rule : 'no_crm_match', match, clues };
 }
 
 /** The map-event mapper for stored recordings (source `recording`, and Zoom's after its participants are read). */

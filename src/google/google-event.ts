@@ -36,6 +36,10 @@ export const googleEventSchema = z.looseObject({
   creator: z.looseObject({ email: z.string().optional() }).optional(),
   attendees: z.array(googleAttendeeSchema).optional(),
   hangoutLink: z.string().optional(),
+  /** The conference attached to the event (Meet, or an add-on such as Zoom); its `video` entry point is the join link. */
+  conferenceData: z
+    .looseObject({ entryPoints: z.array(z.looseObject({ entryPointType: z.string().optional(), uri: z.string().optional() })).optional() })
+    .optional(),
   extendedProperties: z.looseObject({ private: stringMap.optional(), shared: stringMap.optional() }).optional(),
   recurringEventId: z.string().optional(),
   updated: z.string().optional(),

@@ -50,7 +50,11 @@ export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
     for (const item of items) {
       const result = normaliseGoogleEvent(item, calendarId, deps.internalDomains);
       if (result.kind === 'skipped') tally.skipped[result.reason] = (tally.skipped[result.reason] ?? 0) + 1;
-      else events.push({ dedupeKey: `google:${result.event.eventId}:${result.event.updated ?? ''}`, parsedPayload: result.event });
+      else
+        events.push({
+          dedupeKey: `google:${result.event.eventId}:${result.event.updated ?? ''}${result.event.status === 'cancelled' ? ':cancelled' : ''}`,
+          parsedPayload: result.event,
+        });
     }
     tally.changed += items.length;
     if (events.length === 0) return;

@@ -68,10 +68,12 @@ export function createRematchHandler(deps: RematchHandlerDeps): JobHandler {
         remapJob(outcome.request, outcome.flags, {
           eventId: event.id,
           priority: JOB_PRIORITY.bulk,
+          // On the meeting's own coalescing key, as its live remaps: a re-match supersedes or waits for them, never races them.
+          ...(previous.meetingId === null ? {} : { meetingId: previous.meetingId }),
           ...(outcome.sourceVersion === undefined ? {} : { sourceVersion: outcome.sourceVersion }),
         }),
       ],
-      matchRecord: storedMatch(event.id, meetingKey, match),
+      matchRecord: storedMatch(event.id, meetingKey, match, previous.meetingId ?? undefined),
     };
   });
 }

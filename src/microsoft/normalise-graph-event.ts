@@ -1,9 +1,9 @@
 import { classifyAttendee, effectiveInternalDomains } from '../calendar/attendees.ts';
-import type { CalendarAttendee, CalendarEvent } from '../calendar/calendar-event.ts';
+import type { CalendarAttendee, CalendarCancellation, StoredCalendarEvent } from '../calendar/calendar-event.ts';
 import { type GraphEvent, graphEventSchema, isRemoved } from './graph-event.ts';
 import { toUtc } from './to-utc.ts';
 
-export type NormaliseResult = { kind: 'event'; event: CalendarEvent } | { kind: 'skipped'; eventId: string; reason: string };
+export type NormaliseResult = { kind: 'event'; event: StoredCalendarEvent } | { kind: 'skipped'; eventId: string; reason: string };
 
 const skipped = (eventId: string, reason: string): NormaliseResult => ({ kind: 'skipped', eventId, reason });
 
@@ -24,20 +24,36 @@ function graphAttendees(event: GraphEvent, organizerEmail: string | undefined): 
 }
 
 /**
- * One item of a calendarView delta page → the stored calendar event, or why it is not a meeting
- * to map: removed, cancelled, all-day and internal-only events are skipped with a reason, as
+ * A meeting Graph removed from the view or marked cancelled (docs/protocols.md §7), stored so what
+ * is pending for it is cancelled. A removed item carries only its id.
+ */
+const cancellation = (id: string, mailbox: string, fields: Partial<CalendarCancellation> = {}): NormaliseResult => ({
+  kind: 'event',
+  event: { version: 1, origin: 'microsoft', status: 'cancelled', eventId: id, calendarId: mailbox, ...fields },
+});
+
+/**
+ * One item of a calendarView delta page → the stored calendar event, its cancellation, or why it
+ * is not a meeting to map: all-day and internal-only events are skipped with a reason, as
  * Google's are (docs/protocols.md §7).
  */
 export function normaliseGraphEvent(raw: unknown, mailbox: string, internalDomains: readonly string[]): NormaliseResult {
   const rawId = (raw as { id?: unknown } | null)?.id;
   const id = typeof rawId === 'string' ? rawId : '(no id)';
-  if (isRemoved(raw)) return skipped(id, 'removed');
+  if (isRemoved(raw)) return typeof rawId === 'string' ? cancellation(rawId, mailbox) : skipped(id, 'unreadable event');
   const parsed = graphEventSchema.safeParse(raw);
   if (!parsed.success) return skipped(id, 'unreadable event');
   const event = parsed.data;
-  if (event.isCancelled === true) return skipped(event.id, 'cancelled');
-  if (event.isAllDay === true) return skipped(event.id, 'all-day event');
   const start = event.start ? toUtc(event.start) : undefined;
+  if (event.isCancelled === true) {
+    return cancellation(event.id, mailbox, {
+      ...(event.iCalUId ? { iCalUId: event.iCalUId } : {}),
+      ...(event.subject ? { title: event.subject } : {}),
+      ...(start ? { start } : {}),
+      ...(event.lastModifiedDateTime ? { updated: event.lastModifiedDateTime } : {}),
+    });
+  }
+  if (event.isAllDay === true) return skipped(event.id, 'all-day event');
   if (start === undefined) return skipped(event.id, event.start ? 'unreadable start time' : 'no start time');
   const end = event.end ? toUtc(event.end) : undefined;
 
@@ -61,6 +77,7 @@ export function normaliseGraphEvent(raw: unknown, mailbox: string, internalDomai
       ...(event.subject ? { title: event.subject } : {}),
       ...(description ? { description } : {}),
       ...(location ? { location } : {}),
+      ...(event.onlineMeeting?.joinUrl ? { conferenceUrls: [event.onlineMeeting.joinUrl] } : {}),
       start,
       ...(end ? { end } : {}),
       ...(organizerEmail ? { organizerEmail } : {}),

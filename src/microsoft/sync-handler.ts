@@ -70,7 +70,12 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
     for (const item of items) {
       const result = normaliseGraphEvent(item, userId, deps.internalDomains);
       if (result.kind === 'skipped') tally.skipped[result.reason] = (tally.skipped[result.reason] ?? 0) + 1;
-      else events.push({ dedupeKey: `microsoft:${result.event.eventId}:${result.event.updated ?? ''}`, parsedPayload: result.event });
+      // A removal carries no time of its own: its key says what it is, so it never reads as a duplicate of a state.
+      else
+        events.push({
+          dedupeKey: `microsoft:${result.event.eventId}:${result.event.updated ?? ''}${result.event.status === 'cancelled' ? ':cancelled' : ''}`,
+          parsedPayload: result.event,
+        });
     }
     tally.changed += items.length;
     if (events.length === 0) return;

@@ -4,6 +4,7 @@ import type { Job, JobQueue } from '../store/types.ts';
 import type { MomentumCallResult, MomentumClient } from './client.ts';
 import { importKind, remapKind } from './delivery-jobs.ts';
 import { type PacingDeps, toHandlerResult } from './delivery-outcome.ts';
+import { meetingNaming } from './remap-coalesce-key.ts';
 import { type RemapDeliveryPayload, remapDeliveryPayloadSchema } from './schemas.ts';
 
 export { remapCoalesceKey } from './remap-coalesce-key.ts';
@@ -62,14 +63,16 @@ export function createImportHandler(deps: ImportHandlerDeps): JobHandler {
 }
 
 /**
- * A meeting whose last forwarded remap carried exactly the same Salesforce ids and flags is not
- * re-sent. The meeting itself is the same by construction (same coalescing key); a new title or
- * host alone is no reason to remap it again.
+ * A meeting whose last forwarded remap carried exactly the same Salesforce ids and flags, and named
+ * the meeting the same way, is not re-sent. A remap naming its meeting by source reaches it however
+ * its details changed; one naming it by its details (title, start, host) reaches it only by those,
+ * so a meeting moved to a new start is sent again with it (docs/calendars.md, reschedules).
  */
 function sameRemap(previousPayload: unknown, current: RemapDeliveryPayload): boolean {
   const previous = remapDeliveryPayloadSchema.safeParse(previousPayload);
   if (!previous.success) return false;
   return (
+    meetingNaming(previous.data.request) === meetingNaming(current.request) &&
     canonicalJson(previous.data.request.salesforceRecords) === canonicalJson(current.request.salesforceRecords) &&
     canonicalJson(previous.data.flags) === canonicalJson(current.flags)
   );

@@ -3,7 +3,7 @@ import type { HandlerResult, JobContext } from '../jobs/types.ts';
 import { boundKey } from '../store/store-values.ts';
 import { type Job, JOB_PRIORITY, type JobPriority, type NewJob } from '../store/types.ts';
 import { invalidRequest } from './delivery-outcome.ts';
-import { remapCoalesceKey } from './remap-coalesce-key.ts';
+import { meetingCoalesceKey, remapCoalesceKey } from './remap-coalesce-key.ts';
 import { importDeliveryPayloadSchema, type ImportRequest, remapDeliveryPayloadSchema, type RemapFlags, type RemapRequest } from './schemas.ts';
 
 /** Momentum's limit is per API key over all endpoints: remaps and imports share one budget. */
@@ -48,11 +48,14 @@ export interface DeliveryJobOptions {
   /** The source's own version of the state the delivery carries (store/meeting-order.ts). */
   sourceVersion?: number;
   replayOf?: number;
+  /** The meeting the delivery is about (MeetingIdentities): a remap then coalesces per meeting, not per how it names the meeting. */
+  meetingId?: number;
 }
 
 /** The one way a remap job is made (mapping, manual): coalesced per meeting, in its priority class. */
 export function remapJob(request: RemapRequest, flags: RemapFlags, options: DeliveryJobOptions = {}): NewJob {
-  return remapKind.job({ request, flags }, deliveryFields(options));
+  const meeting = options.meetingId === undefined ? {} : { coalesceKey: meetingCoalesceKey(options.meetingId) };
+  return remapKind.job({ request, flags }, { ...deliveryFields(options), ...meeting });
 }
 
 /** The one way an import job is made (mapping, recordings, manual). */

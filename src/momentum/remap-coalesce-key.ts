@@ -8,10 +8,21 @@ import type { RemapRequest } from './schemas.ts';
  * 6 000-character title still makes a key every index can hold.
  */
 export function remapCoalesceKey(request: RemapRequest): string {
-  return boundKey(unboundedKey(request));
+  return boundKey(meetingNaming(request));
 }
 
-function unboundedKey(request: RemapRequest): string {
+/**
+ * A remap mapped from a source record of a known meeting (docs/calendars.md, meeting identity):
+ * coalesced per meeting, whichever of its sources it came from and whatever start it names, so a
+ * moved meeting's remap supersedes its earlier state's and is compared with what was last sent.
+ */
+export const meetingCoalesceKey = (meetingId: number): string => `meeting-id:${meetingId}`;
+
+/**
+ * How a remap names its meeting to Momentum: its source, else Momentum's own id, else host, start
+ * and title. Two remaps that name their meeting alike reach the same meeting.
+ */
+export function meetingNaming(request: RemapRequest): string {
   if (request.source) return `source:${request.source.type}:${request.source.id}`;
   const details = request.meetingDetails;
   if (details?.momentumMeetingId !== undefined) return `momentum:${details.momentumMeetingId}`;

@@ -42,6 +42,8 @@ export interface JobFilter {
   notReplayed?: boolean;
   /** Jobs of the events whose map-event jobs have this serial key: a meeting's deliveries (match records' meeting key). */
   meetingKey?: string;
+  /** Jobs of the events of every source of this meeting (MeetingIdentities): a whole meeting's deliveries. */
+  meetingId?: number;
   /** Jobs whose match record (their event's newest at or before the job was made: the run that made it) has this outcome. */
   matchOutcome?: string;
 }
@@ -74,6 +76,8 @@ export interface EventListQuery {
   receivedUntil?: number;
   /** Events whose map-event jobs have this serial key: the states of one meeting (match records' meeting key). */
   meetingKey?: string;
+  /** Events of every source of this meeting (MeetingIdentities), whichever system each came from. */
+  meetingId?: number;
   /** Events whose newest match record has this outcome. */
   matchOutcome?: string;
   /** Newest first (receivedAt, id descending); `after` continues past this row. */

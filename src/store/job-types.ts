@@ -1,5 +1,6 @@
 import type { EventState } from './inbox-types.ts';
 import type { NewMatchRecord } from './match-types.ts';
+import type { MeetingVersion } from './meeting-order.ts';
 import type { ClaimPacing } from './pacing-types.ts';
 
 /** The job queue's records: what is enqueued, claimed, run and finished (store/types.ts gathers every store type). */
@@ -100,6 +101,20 @@ export interface FinishJob {
   matchRecord?: NewMatchRecord;
   /** How far a CRM sweep has read each object, stored with the re-match jobs it enqueued. */
   watermarks?: ReadonlyArray<{ object: string; modstamp: string }>;
+  /** A meeting cancelled at its source, in the same transaction (MeetingCancellation). */
+  cancelPending?: MeetingCancellation;
+}
+
+/**
+ * A meeting's cancellation: the pending jobs of its coalescing keys end `cancelled` with the
+ * reason, and the cancellation becomes each key's newest state (meeting-order.ts), so a job made
+ * later from an older state of the meeting is stored stale and never sent. A running job is left
+ * to finish.
+ */
+export interface MeetingCancellation {
+  coalesceKeys: readonly string[];
+  reason: string;
+  version: MeetingVersion;
 }
 
 export interface ClaimOptions {

@@ -15,6 +15,8 @@ export interface NewMatchRecord {
   record: unknown;
   /** What the match looked at (attendee emails, Accounts, opportunities, Leads): a change to any re-checks the meeting. */
   touches?: readonly MatchTouch[];
+  /** The meeting its source belonged to (meeting-identity-types.ts); kept current when meetings join. */
+  meetingId?: number;
 }
 
 export interface MatchTouch {
@@ -22,8 +24,9 @@ export interface MatchTouch {
   value: string;
 }
 
-export interface StoredMatch extends NewMatchRecord {
+export interface StoredMatch extends Omit<NewMatchRecord, 'meetingId' | 'touches'> {
   id: number;
+  meetingId: number | null;
   mapJobId: number | null;
   createdAt: number;
 }
@@ -47,6 +50,8 @@ export interface MatchStore {
   matchFor(eventId: number, at?: number): Promise<StoredMatch | undefined>;
   /** A meeting's match records, newest first. */
   meetingMatches(meetingKey: string, limit: number): Promise<StoredMatch[]>;
+  /** The match records of every source of a meeting (its id as MeetingIdentities resolved it), newest first. */
+  matchesOfMeeting(meetingId: number, limit: number): Promise<StoredMatch[]>;
   /** Meetings whose newest match has this outcome (`ambiguous`: the queue an operator pins from), newest first. */
   latestByOutcome(outcome: string, limit: number, beforeId?: number): Promise<StoredMatch[]>;
   getPin(meetingKey: string): Promise<MeetingPin | undefined>;
@@ -70,4 +75,5 @@ export const matchRecordParams = (match: NewMatchRecord, mapJobId: number, now: 
   match.summary.slice(0, 1000),
   toJson(match.record),
   now,
+  match.meetingId ?? null,
 ];

@@ -1,5 +1,6 @@
 import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
+import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
 
 /**
  * Versioned schema, one logical schema for both engines. Statements are written once with a few
@@ -253,6 +254,8 @@ const MIGRATIONS: Migration[] = [
     ],
   },
   REMATCH_MIGRATION,
+  // Versions 10 and 12 are other work's; a gap is harmless (each version is applied once, in list order).
+  { version: 11, name: MEETING_IDENTITY_MIGRATION.name, statements: [...MEETING_IDENTITY_MIGRATION.statements] },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

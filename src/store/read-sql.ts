@@ -97,6 +97,7 @@ function jobConditions(filter: JobFilter, dialect: Dialect, params: Params): str
   if (filter.payloadSearch !== undefined) where.push(searchCondition(filter.payloadSearch, dialect, add));
   if (filter.notReplayed) where.push('NOT EXISTS (SELECT 1 FROM jobs r WHERE r.replay_of = j.id)');
   if (filter.meetingKey !== undefined) where.push(`j.event_id IN (${eventsOfMeeting(add(boundKey(filter.meetingKey)))})`);
+  if (filter.meetingId !== undefined) where.push(`j.event_id IN (${eventsOfMeetingId(add(filter.meetingId))})`);
   // The match record that made the job: its event's newest at or before the job (one transaction writes both).
   if (filter.matchOutcome !== undefined) {
     where.push(
@@ -108,6 +109,10 @@ function jobConditions(filter: JobFilter, dialect: Dialect, params: Params): str
 
 /** The events whose map-event jobs carry this serial key (jobs_serial_event): the states of one meeting. */
 const eventsOfMeeting = (key: string): string => `SELECT mk.event_id FROM jobs mk WHERE mk.serial_key = ${key} AND mk.kind = 'map-event'`;
+
+/** The events of every source record of one meeting (meeting_sources): the states of all its sources. */
+const eventsOfMeetingId = (id: string): string =>
+  `SELECT mk.event_id FROM jobs mk WHERE mk.kind = 'map-event' AND mk.serial_key IN (SELECT ms.record_key FROM meeting_sources ms WHERE ms.meeting_id = CAST(${id} AS BIGINT))`;
 
 const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const JSON_KEY = /^\w+$/;
@@ -163,6 +168,7 @@ export function eventListQuery(query: EventListQuery): BuiltQuery {
   if (query.receivedSince !== undefined) where.push(`e.received_at >= CAST(${add(query.receivedSince)} AS BIGINT)`);
   if (query.receivedUntil !== undefined) where.push(`e.received_at < CAST(${add(query.receivedUntil)} AS BIGINT)`);
   if (query.meetingKey !== undefined) where.push(`e.id IN (${eventsOfMeeting(add(boundKey(query.meetingKey)))})`);
+  if (query.meetingId !== undefined) where.push(`e.id IN (${eventsOfMeetingId(add(query.meetingId))})`);
   if (query.matchOutcome !== undefined) {
     where.push(`(SELECT m.outcome FROM match_records m WHERE m.event_id = e.id ORDER BY m.id DESC LIMIT 1) = CAST(${add(query.matchOutcome)} AS TEXT)`);
   }

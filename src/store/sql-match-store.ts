@@ -11,6 +11,7 @@ function toMatch(row: Row): StoredMatch {
     eventId: Number(row.event_id),
     mapJobId: numOrNull(row.map_job_id),
     meetingKey: String(row.meeting_key),
+    meetingId: numOrNull(row.meeting_id),
     outcome: String(row.outcome),
     rule: String(row.rule),
     summary: String(row.summary),
@@ -44,6 +45,10 @@ export function createSqlMatchStore(runner: SqlRunner): MatchStore {
       return (await q(`SELECT * FROM match_records WHERE meeting_key = $1 ORDER BY id DESC LIMIT CAST($2 AS INTEGER)`, [boundKey(meetingKey), limit])).map(
         toMatch,
       );
+    },
+    async matchesOfMeeting(meetingId, limit) {
+      const rows = await q(`SELECT * FROM match_records WHERE meeting_id = CAST($1 AS BIGINT) ORDER BY id DESC LIMIT CAST($2 AS INTEGER)`, [meetingId, limit]);
+      return rows.map(toMatch);
     },
     async latestByOutcome(outcome, limit, beforeId) {
       // The outcome index walks newest first; a meeting counts only while this is its newest record.

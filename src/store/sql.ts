@@ -76,6 +76,8 @@ export const SQL = {
   /** Coalescing, step 1: the key's pending job (at most one) steps aside; its successor is filled in once inserted. */
   pendingOfKey: `SELECT id FROM jobs WHERE coalesce_key = $1 AND state = 'pending'`,
   supersede: `UPDATE jobs SET state = 'superseded', updated_at = $2 WHERE id = $1`,
+  /** A meeting cancelled at its source: what is pending for it will not be sent (FinishJob.cancelPending). */
+  cancelPendingOfKey: `UPDATE jobs SET state = 'cancelled', last_error = $2, updated_at = $3 WHERE coalesce_key = $1 AND state = 'pending'`,
   setSupersededBy: `UPDATE jobs SET superseded_by = $2 WHERE id = $1`,
 
   /** Running jobs whose lease expired (the worker crashed): claimable again, oldest lease first. */
@@ -125,7 +127,8 @@ export const SQL = {
   updateEvent: `UPDATE inbound_events SET state = $2, state_reason = $3 WHERE id = $1`,
   setWatermark: `INSERT INTO crm_watermarks (object, modstamp, updated_at) VALUES ($1, $2, $3) ON CONFLICT (object) DO UPDATE SET modstamp = excluded.modstamp, updated_at = excluded.updated_at`,
   upsertMatchTouch: `INSERT INTO match_touches (kind, value, meeting_key, at) VALUES ($1, $2, $3, $4) ON CONFLICT (kind, value, meeting_key) DO UPDATE SET at = excluded.at`,
-  insertMatchRecord: `INSERT INTO match_records (event_id, map_job_id, meeting_key, outcome, rule, summary, record, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+  insertMatchRecord: `INSERT INTO match_records (event_id, map_job_id, meeting_key, outcome, rule, summary, record, created_at, meeting_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 
   /** Graceful shutdown: this owner's running jobs go back to the queue (coalescing as in finish). */
   releaseLeases: `UPDATE jobs SET

@@ -3,6 +3,7 @@ import type { ChannelStore } from './channel-store.ts';
 import type { InboundEvent, InboundMessage, IngestResult, NewInboundMessage } from './inbox-types.ts';
 import type { Attempt, ClaimOptions, FinishJob, Job, NewJob } from './job-types.ts';
 import type { MatchStore } from './match-types.ts';
+import type { MeetingIdentities } from './meeting-identity-types.ts';
 import type { ClaimPacing, RateState } from './pacing-types.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
 
@@ -18,6 +19,7 @@ export * from './admin-read-types.ts';
 export * from './inbox-types.ts';
 export * from './job-types.ts';
 export * from './match-types.ts';
+export * from './meeting-identity-types.ts';
 export * from './pacing-types.ts';
 
 /** Opening, health and closing: what the process and /readyz need. */
@@ -113,4 +115,9 @@ export interface Matches {
   readonly matches: MatchStore;
 }
 
-export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches {}
+/** Which source records are one meeting (docs/calendars.md, "One meeting across sources"). */
+export interface Meetings {
+  readonly meetings: MeetingIdentities;
+}
+
+export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings {}

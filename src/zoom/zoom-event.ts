@@ -67,5 +67,7 @@ export function normaliseRecording(payload: RecordingCompleted): RecordingEvent 
     recordingUrl: meeting.share_url,
     attendees: [],
     zoomUuid: meeting.uuid,
+    // The meeting number a calendar's Zoom join link carries (docs/protocols.md §8): what ties the recording to its calendar event.
+    ...(meeting.id === undefined || String(meeting.id) === '' ? {} : { zoomMeetingId: String(meeting.id) }),
   };
 }

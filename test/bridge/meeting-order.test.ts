@@ -10,7 +10,7 @@ import { startStrictMomentum, type StrictMomentum } from '../fakes/strict-moment
 import { type NotificationSpec, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { type Engine, TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
-import { describeEachEngine, expectSettled } from '../support/stored-state.ts';
+import { describeEachEngine, expectSettled, queryRows } from '../support/stored-state.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { adminGet, type PacedBridge, postAcknowledged, postRemaps, startPacedBridge } from './support/paced-bridges.ts';
 
@@ -30,8 +30,6 @@ const SLOW_OWNER = id18('0058d0000301XyZ');
 const FAST_OWNER = id18('0058d0000302XyZ');
 const START = '2026-04-01T15:00:00.000Z';
 const TITLE = 'Globex QBR';
-/** Without owner lookups an Event's meeting is host + start + title, the host being unknown. */
-const MEETING_OF_EVENT = `meeting:|${START}|${TITLE}`;
 
 interface Delivery {
   id: number;
@@ -62,18 +60,26 @@ function eventChange(n: number, fields: Record<string, string>): NotificationSpe
 
 const opportunityOf = (body: unknown) => (body as { salesforceRecords?: { opportunityId?: string } }).salesforceRecords?.opportunityId;
 
-async function deliveriesOf(url: string, meeting: string): Promise<Delivery[]> {
-  const page = await adminGet<{ items: Delivery[] }>(url, `/admin/deliveries?kind=remap&meeting=${encodeURIComponent(meeting)}`);
+/**
+ * The remap deliveries of the one meeting a test makes: mapped remaps coalesce per meeting
+ * (`meeting-id:<n>`, docs/calendars.md), found here by the meeting its Event records resolved to.
+ */
+async function deliveriesOf(bridge: Pick<PacedBridge, 'url' | 'databaseUrl'>): Promise<Delivery[]> {
+  const meetings = await queryRows(bridge.databaseUrl, `SELECT DISTINCT meeting_id FROM meeting_sources`);
+  if (meetings.length === 0) return [];
+  expect(meetings, 'the Event records of the test are one meeting').toHaveLength(1);
+  const meeting = `meeting-id:${String(meetings[0]!.meeting_id)}`;
+  const page = await adminGet<{ items: Delivery[] }>(bridge.url, `/admin/deliveries?kind=remap&meeting=${encodeURIComponent(meeting)}`);
   return page.items;
 }
 
 /** Waits until the meeting has `count` remap deliveries, none pending or running, and returns them oldest first. */
-async function settledDeliveries(url: string, meeting: string, count: number): Promise<Delivery[]> {
+async function settledDeliveries(bridge: Pick<PacedBridge, 'url' | 'databaseUrl'>, count: number): Promise<Delivery[]> {
   let deliveries: Delivery[] = [];
   await waitFor(
-    `${count} settled deliveries of ${meeting}`,
+    `${count} settled deliveries of the meeting`,
     async () => {
-      deliveries = await deliveriesOf(url, meeting);
+      deliveries = await deliveriesOf(bridge);
       return deliveries.length === count && deliveries.every((delivery) => delivery.state !== 'pending' && delivery.state !== 'running');
     },
     15_000,
@@ -124,7 +130,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // Act: the older change to one bridge, the newer to the other as soon as the first is acked.
       await postAcknowledged(first.url, outboundMessage({ notifications: [older] }));
       await postAcknowledged(second.url, outboundMessage({ notifications: [newer] }));
-      const deliveries = await settledDeliveries(first.url, 'source:ZOOM:98765432101', 2);
+      const deliveries = await settledDeliveries(first, 2);
       // Anything sent late would arrive within this pause.
       await new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -155,7 +161,7 @@ describe.skipIf(!TEST_DATABASE_URL)(
       // Act: posted to two bridges within milliseconds, the newer state first.
       await postAcknowledged(first.url, outboundMessage({ notifications: [newerState] }));
       await postAcknowledged(second.url, outboundMessage({ notifications: [olderState] }));
-      const deliveries = await settledDeliveries(second.url, MEETING_OF_EVENT, 2);
+      const deliveries = await settledDeliveries(second, 2);
       await new Promise((resolve) => setTimeout(resolve, 300));
 
       // Assert: the later-received state is the stale one.
@@ -195,7 +201,7 @@ describeEachEngine('newest state wins on one bridge when Salesforce retries out 
       bridge.url,
       outboundMessage({ notifications: [eventChange(6, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }),
     );
-    const [sentT2, staleT1] = await settledDeliveries(bridge.url, MEETING_OF_EVENT, 2);
+    const [sentT2, staleT1] = await settledDeliveries(bridge, 2);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     // Assert
@@ -223,9 +229,9 @@ describeEachEngine('newest state wins on one bridge when Salesforce retries out 
       bridge.url,
       outboundMessage({ notifications: [eventChange(8, { Id: record, WhatId: OPP_OLD, SystemModstamp: '2026-03-30T10:00:01.000Z' })] }),
     );
-    await waitFor('both changes to be mapped', async () => (await deliveriesOf(bridge.url, MEETING_OF_EVENT)).length === 2);
-    const whileWaiting = (await deliveriesOf(bridge.url, MEETING_OF_EVENT)).sort((a, b) => a.id - b.id);
-    const [sentT2, staleT1] = await settledDeliveries(bridge.url, MEETING_OF_EVENT, 2);
+    await waitFor('both changes to be mapped', async () => (await deliveriesOf(bridge)).length === 2);
+    const whileWaiting = (await deliveriesOf(bridge)).sort((a, b) => a.id - b.id);
+    const [sentT2, staleT1] = await settledDeliveries(bridge, 2);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     // Assert: T1 never displaced the pending T2; only T2 reached Momentum, after the budget freed.

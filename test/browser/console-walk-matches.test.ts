@@ -92,6 +92,7 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     const newest = await meeting.locator('[data-field="why"] [data-field="match-summary"]').textContent();
     const history = await meeting.locator('[data-field="matches"] tbody tr').count();
     const deliveries = await meeting.locator('[data-field="deliveries"] li').count();
+    const sources = await meeting.locator('[data-field="sources"] li').allTextContents();
     await photograph('12-meeting-page');
 
     expect(firstLine).toBe('match-summary');
@@ -103,6 +104,8 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     expect(newest).toBe(`Pinned by admin key ${KEY_FINGERPRINT}: ${REASON}`);
     expect(history).toBe(2);
     expect(deliveries).toBe(2);
+    // The signed meeting is its meeting's one source so far: listed as this page.
+    expect(sources).toEqual([expect.stringContaining('calendar (this page)')]);
   });
 
   async function newestDeliveryId(): Promise<number> {

@@ -77,6 +77,20 @@ describeEachEngine('POST /calendar/events body rules', (engine) => {
     expect(await h.counts()).toEqual(NOTHING_STORED);
   });
 
+  it.each([
+    ['joinUrl', 'javascript:alert(1)', 'expected an absolute http or https URL'],
+    ['status', 'deleted', 'expected "confirmed" or "cancelled"'],
+    ['iCalUId', 'two words', 'expected 1 to 1024 characters without spaces'],
+  ])('when a signed meeting carries %s %j, then 400 names the field and nothing is stored', async (field, value, message) => {
+    const h = await route(engine);
+
+    const answer = await h.post({ ...TEAMS_MEETING, [field]: value });
+
+    expect(answer.status).toBe(400);
+    expect(answer.body.error?.details.issues).toEqual([expect.objectContaining({ path: field, message })]);
+    expect(await h.counts()).toEqual(NOTHING_STORED);
+  });
+
   it('when a signed recording links over http and HTTPS in upper case, then it is stored with its import job', async () => {
     const h = await route(engine);
 

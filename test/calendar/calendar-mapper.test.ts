@@ -48,6 +48,8 @@ describe('mapCalendarEvent', () => {
       coalesceKey: 'source:GOOGLE_CALENDAR:5q3vb0ak2lqk0s0m1o2p3q4r5s',
       rule: 'explicit_ids',
       match: expect.objectContaining({ outcome: 'matched', rule: 'explicit_ids', records: { accountId: ACCOUNT } }),
+      // What ties it to its other sources: the start, the host and the title (this event has no UID or join link).
+      clues: { start: '2026-03-02T16:00:00Z', hostEmail: 'ana.rep@example.com', title: 'Pricing review' },
     });
   });
 

@@ -32,9 +32,11 @@ describe('normaliseGoogleEvent', () => {
         origin: 'google',
         sourceType: 'GOOGLE_CALENDAR',
         eventId: '5q3vb0ak2lqk0s0m1o2p3q4r5s',
+        iCalUId: '5q3vb0ak2lqk0s0m1o2p3q4r5s@google.com',
         calendarId: CALENDAR,
         title: 'Globex / Example Co – pricing review',
         description: 'Opportunity: https://example-dev-ed.lightning.force.com/lightning/r/Opportunity/0068d0000101XyZAAU/view',
+        conferenceUrls: ['https://meet.google.com/abc-defg-hij'],
         start: '2026-03-02T16:00:00Z',
         end: '2026-03-02T16:30:00Z',
         organizerEmail: 'ana.rep@example.com',
@@ -49,11 +51,36 @@ describe('normaliseGoogleEvent', () => {
     });
   });
 
-  it('when the fixture’s deleted event is normalised, then it is skipped as cancelled', () => {
+  it('when the fixture’s deleted event is normalised, then it is a cancellation naming its id, calendar and version', () => {
     expect(normaliseGoogleEvent(fixture.items[1], CALENDAR, ['example.com'])).toEqual({
-      kind: 'skipped',
-      eventId: '0a1b2c3d4e5f6g7h8i9j0k1l2m',
-      reason: 'cancelled',
+      kind: 'event',
+      event: {
+        version: 1,
+        origin: 'google',
+        status: 'cancelled',
+        eventId: '0a1b2c3d4e5f6g7h8i9j0k1l2m',
+        calendarId: CALENDAR,
+        updated: '2026-03-02T15:09:00.000Z',
+      },
+    });
+  });
+
+  it('when an instance of a recurring series is normalised, then its shared UID is kept but marked, and a Zoom conference gives its join link', () => {
+    const instance = googleEvent({
+      id: 'series_20260302T160000Z',
+      iCalUID: 'series@google.com',
+      recurringEventId: 'series',
+      conferenceData: {
+        entryPoints: [
+          { entryPointType: 'video', uri: 'https://us02web.zoom.us/j/85012345678?pwd=abc' },
+          { entryPointType: 'phone', uri: 'tel:+1-555-0100' },
+        ],
+      },
+    });
+
+    expect(normaliseGoogleEvent(instance, CALENDAR, [])).toMatchObject({
+      kind: 'event',
+      event: { iCalUId: 'series@google.com', recurringInstance: true, conferenceUrls: ['https://us02web.zoom.us/j/85012345678?pwd=abc'] },
     });
   });
 
@@ -108,6 +135,39 @@ describe('normaliseGenericEvent', () => {
       attendees: [{ email: 'ana.rep@example.com', name: 'Ana', organizer: true }, { email: 'hank.buyer@globex.test' }],
       explicitIds: { opportunityId: '0065w000023STAmAAO' },
     });
+  });
+
+  it('when a body names its UID and join link, then both are kept; with status cancelled, it is stored as the meeting’s cancellation', () => {
+    const base = {
+      version: 1,
+      id: 'AAMkAGI2',
+      sourceType: 'MS_TEAMS',
+      title: 'Pricing',
+      start: '2026-03-02T16:00:00Z',
+      end: '2026-03-02T16:30:00Z',
+      organizer: { email: 'ana.rep@example.com' },
+      attendees: [{ email: 'hank.buyer@globex.test' }],
+      iCalUId: '040000008200E00074C5B7101A82E008',
+      joinUrl: 'https://teams.microsoft.com/l/meetup-join/19%3ameeting_abc%40thread.v2/0',
+    };
+
+    const confirmed = normaliseGenericEvent(genericCalendarEventSchema.parse(base));
+    const cancelled = normaliseGenericEvent(genericCalendarEventSchema.parse({ ...base, status: 'cancelled' }));
+
+    expect(confirmed).toMatchObject({ iCalUId: base.iCalUId, conferenceUrls: [base.joinUrl] });
+    expect(confirmed).not.toHaveProperty('status');
+    expect(cancelled).toEqual({
+      version: 1,
+      origin: 'calendar',
+      status: 'cancelled',
+      eventId: 'AAMkAGI2',
+      iCalUId: base.iCalUId,
+      title: 'Pricing',
+      start: '2026-03-02T16:00:00Z',
+    });
+    expect(genericCalendarEventSchema.safeParse({ ...base, status: 'deleted' }).error?.issues).toEqual([
+      expect.objectContaining({ path: ['status'], message: 'expected "confirmed" or "cancelled"' }),
+    ]);
   });
 
   it('when the body breaks the schema, then each problem is reported with its path', () => {

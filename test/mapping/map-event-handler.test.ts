@@ -85,10 +85,13 @@ describe('map-event handler', () => {
     expect(await store.getJob(mapJob!.id)).toMatchObject({ state: 'succeeded', attempts: 1 });
     expect(await store.getEvent(eventId)).toMatchObject({ state: 'mapped', stateReason: null });
     const remaps = await pendingRemaps(store);
+    // The Event is a meeting the bridge now knows (its record's meeting): its remaps coalesce per meeting.
+    const meetingId = await store.meetings.meetingOfRecord(mapJob!.serialKey!);
+    expect(meetingId).toEqual(expect.any(Number));
     expect(remaps).toHaveLength(1);
     expect(remaps[0]).toMatchObject({
       eventId,
-      coalesceKey: 'meeting:ae@example.com|2026-03-02T16:00:00.000Z|Pricing review with Globex',
+      coalesceKey: `meeting-id:${meetingId}`,
       payload: {
         request: {
           salesforceRecords: { opportunityId: '0068d0000101XyZAAU', accountId: '0018d0000101XyZAAU' },

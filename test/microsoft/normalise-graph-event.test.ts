@@ -38,6 +38,7 @@ describe('normaliseGraphEvent', () => {
         title: 'Pricing review',
         description: '<p>see https://globex.lightning.force.com/lightning/r/Opportunity/0068d0000101XyZAAU/view</p>',
         location: 'Room 4 https://teams.microsoft.com/l/meetup-join/1',
+        conferenceUrls: ['https://teams.microsoft.com/l/meetup-join/1'],
         start: '2026-12-02T16:00:00.000Z',
         end: '2026-12-02T16:30:00.000Z',
         organizerEmail: ANA,
@@ -51,9 +52,31 @@ describe('normaliseGraphEvent', () => {
     });
   });
 
+  it('when it is a removed item, then it is stored as a cancellation naming only its id and mailbox', () => {
+    expect(normaliseGraphEvent({ id: 'AAMkAD-1', '@removed': { reason: 'deleted' } }, ANA, ['example.com'])).toEqual({
+      kind: 'event',
+      event: { version: 1, origin: 'microsoft', status: 'cancelled', eventId: 'AAMkAD-1', calendarId: ANA },
+    });
+  });
+
+  it('when it is a cancelled meeting, then it is stored as a cancellation with its UID, title, start and version', () => {
+    expect(normaliseGraphEvent(meeting({ isCancelled: true }), ANA, ['example.com'])).toEqual({
+      kind: 'event',
+      event: {
+        version: 1,
+        origin: 'microsoft',
+        status: 'cancelled',
+        eventId: 'AAMkAD-1',
+        calendarId: ANA,
+        iCalUId: '040000008200E00074C5B7101A82E008',
+        title: 'Pricing review',
+        start: '2026-12-02T16:00:00.000Z',
+        updated: '2026-11-26T10:00:00.0000000Z',
+      },
+    });
+  });
+
   it.each([
-    ['a removed item', { '@removed': { reason: 'deleted' } }, 'removed'],
-    ['a cancelled meeting', { isCancelled: true }, 'cancelled'],
     ['an all-day event', { isAllDay: true }, 'all-day event'],
     ['an internal-only meeting', { attendees: [{ type: 'required', emailAddress: { address: 'bo@example.com' } }] }, 'no external attendees'],
     ['a start in an unknown zone', { start: { dateTime: '2026-12-02T08:00:00', timeZone: 'Mars Standard Time' } }, 'unreadable start time'],

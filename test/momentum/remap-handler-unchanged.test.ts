@@ -52,6 +52,25 @@ describe('createRemapHandler', () => {
     expect(world.fake.requests).toHaveLength(0);
   });
 
+  it('when a remap names its meeting by its details and only the start moved, then it is sent with the new start; named by its source, the same move is unchanged', async () => {
+    const details = { title: 'Globex QBR', startTime: '2026-03-02T16:00:00Z', hostEmail: 'ana.rep@example.com' };
+    const byDetails = { ...payload, request: { salesforceRecords: payload.request.salesforceRecords, meetingDetails: details } };
+    const movedByDetails = { ...byDetails, request: { ...byDetails.request, meetingDetails: { ...details, startTime: '2026-03-02T17:00:00Z' } } };
+    const bySource = { ...payload, request: { ...payload.request, meetingDetails: details } };
+    const movedBySource = { ...payload, request: { ...payload.request, meetingDetails: { ...details, startTime: '2026-03-02T17:00:00Z' } } };
+    // One meeting key for each pair, as remaps mapped from one known meeting share one (meeting-id:<n>).
+    await recordSucceeded(world.realStore, 'remap', byDetails, 'meeting-id:1');
+    const earlierBySource = await recordSucceeded(world.realStore, 'remap', bySource, 'meeting-id:2');
+    const { handler, context } = setup();
+
+    const moved = await handler(await enqueueAndClaim(world.realStore, 'remap', movedByDetails, 'meeting-id:1'), context);
+    const kept = await handler(await enqueueAndClaim(world.realStore, 'remap', movedBySource, 'meeting-id:2'), context);
+
+    expect(moved.kind).toBe('succeeded');
+    expect(world.fake.requests.map((seen) => seen.body)).toEqual([movedByDetails.request]);
+    expect(kept).toMatchObject({ kind: 'final', state: 'skipped', reason: 'unchanged', result: { sameAs: earlierBySource.id } });
+  });
+
   it('when the job is a replay, then it is sent even though it is unchanged', async () => {
     const earlier = await recordSucceeded(world.realStore, 'remap', payload, KEY);
     const { handler, store, context } = setup();

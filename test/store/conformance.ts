@@ -5,6 +5,7 @@ import { finishConformance } from './conformance-finish.ts';
 import type { StoreHarness } from './conformance-fixture.ts';
 import { ingestConformance } from './conformance-ingest.ts';
 import { matchConformance } from './conformance-matches.ts';
+import { meetingConformance } from './conformance-meetings.ts';
 import { orderingConformance } from './conformance-ordering.ts';
 import { pacingConformance } from './conformance-pacing.ts';
 import { priorityConformance } from './conformance-priority.ts';
@@ -26,4 +27,5 @@ export function registerStoreConformance(harness: StoreHarness): void {
   activityConformance(harness);
   replayConformance(harness);
   matchConformance(harness);
+  meetingConformance(harness);
 }

@@ -5,7 +5,7 @@ import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, type Row } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { boundKey, toJson } from '../store-values.ts';
-import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from '../types.ts';
+import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, MeetingCancellation, NewInboundMessage, NewJob, RateState } from '../types.ts';
 import { JOB_PRIORITY } from '../types.ts';
 import type { Client } from './pool.ts';
 import { PG } from './sql.ts';
@@ -204,7 +204,8 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   const requeues = finish.outcome.state === 'retry' || finish.outcome.state === 'deferred';
   // Going back to pending may meet a concurrent enqueue of the same key: take its lock too.
   const ownKey = requeues ? ((await rows(client, SQL.jobKey, [finish.jobId]))[0]?.coalesce_key ?? null) : null;
-  await lockKeys(client, keysOf(finish.enqueue ?? [], [ownKey as string | null]));
+  const cancelKeys = [...new Set(finish.cancelPending?.coalesceKeys.map(boundKey) ?? [])];
+  await lockKeys(client, keysOf(finish.enqueue ?? [], [ownKey as string | null, ...cancelKeys]));
   const [row] = await rows(client, PG.finish, [finish.jobId, finish.leaseOwner, ...finishParams(finish.outcome, finish.attempt !== undefined), now]);
   if (row === undefined) return { finished: false, wake: false };
   if (finish.rateSlot === 'settle') await client.query(PG.settleSlot, [finish.jobId]);
@@ -216,7 +217,26 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   for (const touch of finish.matchRecord?.touches ?? [])
     await client.query(SQL.upsertMatchTouch, [touch.kind, touch.value, boundKey(finish.matchRecord!.meetingKey), now]);
   for (const mark of finish.watermarks ?? []) await client.query(SQL.setWatermark, [mark.object, mark.modstamp, now]);
+  if (finish.cancelPending) await cancelMeeting(client, finish.cancelPending, cancelKeys, finish.jobId, now);
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) };
+}
+
+/** FinishJob.cancelPending (the keys locked by the caller): pending jobs cancelled, the cancellation each key's newest state unless one is newer. */
+async function cancelMeeting(client: Client, cancel: MeetingCancellation, keys: string[], jobId: number, now: number): Promise<void> {
+  if (keys.length === 0) return;
+  for (const key of keys) await client.query(SQL.cancelPendingOfKey, [key, cancel.reason, now]);
+  const current = new Map((await rows(client, PG.meetingVersions, [keys])).map((row) => [String(row.coalesce_key), meetingVersionFromRow(row)!]));
+  const newer = keys.filter((key) => {
+    const version = current.get(key);
+    return version === undefined || !isOlderState(cancel.version, version);
+  });
+  if (newer.length === 0) return;
+  await client.query(PG.putMeetingVersions, [
+    newer,
+    newer.map(() => cancel.version.sourceVersion),
+    newer.map(() => cancel.version.eventId),
+    newer.map(() => jobId),
+  ]);
 }
 
 /** Outcomes that end the job and write nothing but their attempt: PG.finishFinal stores them in one statement. */
@@ -228,7 +248,8 @@ export function isPlainFinal(finish: FinishJob): boolean {
     !finish.enqueue?.length &&
     finish.eventUpdate === undefined &&
     finish.matchRecord === undefined &&
-    finish.watermarks === undefined
+    finish.watermarks === undefined &&
+    finish.cancelPending === undefined
   );
 }
 

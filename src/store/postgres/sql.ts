@@ -6,6 +6,7 @@ import { SQL, THIS_RUNS_SLOT } from '../sql.ts';
 const LOCK_KEY = 731001;
 const LOCK_CLAIM = 731002;
 const LOCK_MIGRATE = 731003;
+const LOCK_MEETINGS = 731004;
 
 /** Now on the database's clock, in epoch ms, as the pacer reads it. */
 const DB_NOW = `CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)`;
@@ -31,6 +32,8 @@ export const PG = {
    */
   lockClaim: `SELECT pg_advisory_xact_lock(${LOCK_CLAIM}, hashtext(current_schema()))`,
   lockMigrate: `SELECT pg_advisory_xact_lock(${LOCK_MIGRATE}, hashtext(current_schema()))`,
+  /** Meeting identity: one resolution at a time per schema, so two sources of one meeting never make two meetings. */
+  lockMeetings: `SELECT pg_advisory_xact_lock(${LOCK_MEETINGS}, hashtext(current_schema()))`,
 
   claimExpired: `${SQL.claimExpired} FOR UPDATE OF j SKIP LOCKED`,
   claimPending: `${SQL.claimPending} FOR UPDATE OF j SKIP LOCKED`,

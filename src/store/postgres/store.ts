@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../core/logger.ts';
 import { finishWakes, keysOf } from '../job-rules.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
+import { createMeetingIdentities, driveAsync } from '../meeting-identities.ts';
 import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
@@ -75,6 +76,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     channels: createSqlChannelStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     matches: createSqlMatchStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
+    meetings: createMeetingIdentities({
+      write: (steps) =>
+        db.transaction(async (client) => {
+          await client.query(PG.lockMeetings);
+          return driveAsync(steps(), async (statement) => (await client.query(statement.sql, statement.params)).rows as Row[]);
+        }),
+      read: (steps) => driveAsync(steps(), (statement) => db.query(statement.sql, statement.params)),
+    }),
     migrate: async () => void (await migratePostgres(db)),
     ping: async () => void (await db.pool.query(SQL.ping)),
     async close() {

@@ -5,7 +5,7 @@ import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { boundKey, toJson } from '../store-values.ts';
-import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, NewInboundMessage, NewJob, RateState } from '../types.ts';
+import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, MeetingCancellation, NewInboundMessage, NewJob, RateState } from '../types.ts';
 import { JOB_PRIORITY } from '../types.ts';
 import type { SqliteQueries } from './queries.ts';
 
@@ -179,8 +179,19 @@ export function finishJob(q: SqliteQueries, finish: FinishJob, now: number): { f
   if (finish.attempt) q.run(SQL.insertAttempt, finish.jobId, ...attemptParams(finish.attempt));
   if (finish.enqueue?.length) enqueueJobs(q, finish.enqueue, now);
   if (finish.eventUpdate) q.run(SQL.updateEvent, finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null);
-  if (finish.matchRecord) q.run(SQL.insertMatchRecord, ...(matchRecordParams(finish.matchRecord, finish.jobId, now) as Array<string | number>));
+  if (finish.matchRecord) q.run(SQL.insertMatchRecord, ...(matchRecordParams(finish.matchRecord, finish.jobId, now) as Array<string | number | null>));
   for (const touch of finish.matchRecord?.touches ?? []) q.run(SQL.upsertMatchTouch, touch.kind, touch.value, boundKey(finish.matchRecord!.meetingKey), now);
   for (const mark of finish.watermarks ?? []) q.run(SQL.setWatermark, mark.object, mark.modstamp, now);
+  if (finish.cancelPending) cancelMeeting(q, finish.cancelPending, finish.jobId, now);
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) || finish.rateSlot === 'refund' };
+}
+
+/** FinishJob.cancelPending: the keys' pending jobs cancelled, the cancellation their newest state unless one is newer. */
+function cancelMeeting(q: SqliteQueries, cancel: MeetingCancellation, jobId: number, now: number): void {
+  for (const key of new Set(cancel.coalesceKeys.map(boundKey))) {
+    q.run(SQL.cancelPendingOfKey, key, cancel.reason, now);
+    const current = meetingVersionFromRow(q.get(SQL.getMeetingVersion, key));
+    if (current === undefined || !isOlderState(cancel.version, current))
+      q.run(SQL.putMeetingVersion, key, cancel.version.sourceVersion, cancel.version.eventId, jobId);
+  }
 }

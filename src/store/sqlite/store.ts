@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
+import { createMeetingIdentities, driveSync } from '../meeting-identities.ts';
 import { attemptFromRow, eventFromRow, jobFromRow } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
@@ -81,6 +82,11 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     channels: createSqlChannelStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     matches: createSqlMatchStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
+    meetings: createMeetingIdentities({
+      // Bookkeeping like a job's outcome: the mapping that uses it finishes after it in the same WAL, and a lost one is resolved again.
+      write: (steps) => bookkeeping(() => driveSync(steps(), (statement) => q.all(statement.sql, ...(statement.params as Param[])))),
+      read: (steps) => read(() => driveSync(steps(), (statement) => q.all(statement.sql, ...(statement.params as Param[])))),
+    }),
     migrate: () => read(() => void migrateSqlite(db)),
     ping: () =>
       read(() => {
