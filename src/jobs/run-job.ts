@@ -62,6 +62,7 @@ export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): P
     ...(result.enqueue && { enqueue: result.enqueue }),
     ...(result.eventUpdate && { eventUpdate: result.eventUpdate }),
     ...(result.matchRecord && { matchRecord: result.matchRecord }),
+    ...(result.delivered && { delivered: result.delivered }),
     // A paced job holds a call slot from its claim: kept when the call may have gone out, else given back.
     ...(job.rateKey !== null && { rateSlot: result.calledUpstream ? 'settle' : 'refund' }),
   };

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.ts';
-import type { AttemptRecord, EventState, Job, NewJob, NewMatchRecord } from '../store/types.ts';
+import type { AttemptRecord, EventState, Job, NewDeliveredMeeting, NewJob, NewMatchRecord } from '../store/types.ts';
 
 /**
  * What a job handler reports. The worker turns it into a store outcome: it owns the retry
@@ -19,6 +19,8 @@ export type HandlerResult = (
   eventUpdate?: { eventId: number; state: EventState; reason?: string };
   /** A mapping run's match record, stored with the outcome. */
   matchRecord?: NewMatchRecord;
+  /** A delivery Momentum accepted: the meeting it named, stored with the outcome. */
+  delivered?: NewDeliveredMeeting;
   /**
    * Whether a call may have reached the upstream (sent, even if it failed or timed out). A paced
    * job's call slot is kept when it did and given back when it did not (invalid, unchanged).

@@ -1,3 +1,4 @@
+import type { NewDeliveredMeeting } from './delivered-types.ts';
 import type { EventState } from './inbox-types.ts';
 import type { NewMatchRecord } from './match-types.ts';
 import type { ClaimPacing } from './pacing-types.ts';
@@ -98,6 +99,8 @@ export interface FinishJob {
   eventUpdate?: { eventId: number; state: EventState; reason?: string };
   /** The mapping run's match record, stored in the same transaction (src/store/match-types.ts). */
   matchRecord?: NewMatchRecord;
+  /** A delivery Momentum accepted: the meeting it named, stored in the same transaction (delivered-types.ts). */
+  delivered?: NewDeliveredMeeting;
 }
 
 export interface ClaimOptions {

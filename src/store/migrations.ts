@@ -1,3 +1,4 @@
+import { DELIVERED_MEETINGS_MIGRATION } from './delivered-migration.ts';
 import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
 
 /**
@@ -251,6 +252,7 @@ const MIGRATIONS: Migration[] = [
       `CREATE INDEX jobs_serial_event ON jobs (serial_key, event_id) WHERE serial_key IS NOT NULL`,
     ],
   },
+  { version: 12, name: DELIVERED_MEETINGS_MIGRATION.name, statements: [...DELIVERED_MEETINGS_MIGRATION.statements] },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

@@ -1,4 +1,5 @@
 import { attemptParams, type Candidate, finishParams, finishWakes, keysOf, pickClaimable } from '../job-rules.ts';
+import { deliveredParams, INSERT_DELIVERED } from '../delivered-types.ts';
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { freeSlots } from '../rate-log.ts';
@@ -213,13 +214,21 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
   if (finish.enqueue?.length) await enqueueJobs(client, finish.enqueue, now);
   if (finish.eventUpdate) await client.query(SQL.updateEvent, [finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null]);
   if (finish.matchRecord) await client.query(SQL.insertMatchRecord, matchRecordParams(finish.matchRecord, finish.jobId, now));
+  if (finish.delivered) await client.query(INSERT_DELIVERED, deliveredParams(finish.delivered, finish.jobId, now));
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) };
 }
 
 /** Outcomes that end the job and write nothing but their attempt: PG.finishFinal stores them in one statement. */
 export function isPlainFinal(finish: FinishJob): boolean {
   const { state } = finish.outcome;
-  return state !== 'retry' && state !== 'deferred' && !finish.enqueue?.length && finish.eventUpdate === undefined && finish.matchRecord === undefined;
+  return (
+    state !== 'retry' &&
+    state !== 'deferred' &&
+    !finish.enqueue?.length &&
+    finish.eventUpdate === undefined &&
+    finish.matchRecord === undefined &&
+    finish.delivered === undefined
+  );
 }
 
 /** PG.finishFinal's parameters: SQL.finish's, the attempt's, and the NOTIFY to send when the job had a key. */

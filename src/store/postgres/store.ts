@@ -6,6 +6,7 @@ import { createJobsNotifier } from '../jobs-notifier.ts';
 import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
+import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
 import type { FinishJob, Store } from '../types.ts';
@@ -75,6 +76,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     channels: createSqlChannelStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     matches: createSqlMatchStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
+    delivered: createSqlDeliveredStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     migrate: async () => void (await migratePostgres(db)),
     ping: async () => void (await db.pool.query(SQL.ping)),
     async close() {

@@ -1,4 +1,5 @@
 import { attemptParams, type Candidate, finishParams, finishWakes, pickClaimable } from '../job-rules.ts';
+import { deliveredParams, INSERT_DELIVERED } from '../delivered-types.ts';
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { freeSlots } from '../rate-log.ts';
@@ -180,5 +181,6 @@ export function finishJob(q: SqliteQueries, finish: FinishJob, now: number): { f
   if (finish.enqueue?.length) enqueueJobs(q, finish.enqueue, now);
   if (finish.eventUpdate) q.run(SQL.updateEvent, finish.eventUpdate.eventId, finish.eventUpdate.state, finish.eventUpdate.reason ?? null);
   if (finish.matchRecord) q.run(SQL.insertMatchRecord, ...(matchRecordParams(finish.matchRecord, finish.jobId, now) as Array<string | number>));
+  if (finish.delivered) q.run(INSERT_DELIVERED, ...deliveredParams(finish.delivered, finish.jobId, now));
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) || finish.rateSlot === 'refund' };
 }

@@ -8,6 +8,7 @@ import { createJobsNotifier } from '../jobs-notifier.ts';
 import { attemptFromRow, eventFromRow, jobFromRow } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
+import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
 import type { Store } from '../types.ts';
@@ -81,6 +82,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     channels: createSqlChannelStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     matches: createSqlMatchStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
+    delivered: createSqlDeliveredStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     migrate: () => read(() => void migrateSqlite(db)),
     ping: () =>
       read(() => {
