@@ -2,6 +2,8 @@ import { calendarSyncKind } from './google/sync-jobs.ts';
 import { mapEventKind } from './mapping/map-event-job.ts';
 import { lifecycleKind, mailboxSyncKind } from './microsoft/jobs.ts';
 import { importKind, remapKind } from './momentum/delivery-jobs.ts';
+import { readbackKind } from './momentum/readback-job.ts';
+import { reconcileKind } from './reconcile/reconcile-job.ts';
 
 /**
  * Every kind of background job, in one list. Each kind is declared beside the code that makes and
@@ -16,7 +18,9 @@ import { importKind, remapKind } from './momentum/delivery-jobs.ts';
  * | calendar-sync | Google push, backstop, admin              | pulls a Google calendar's changes           |
  * | microsoft-sync | Graph notification, lifecycle, backstop  | pulls a mailbox's calendar changes (delta)  |
  * | microsoft-lifecycle | Graph lifecycle notification        | renews, recreates or resyncs a subscription |
+ * | readback      | a remap Momentum accepted, itself         | GET /v1/meetings, one page of a window (paced, lowest class) |
+ * | reconcile     | the reconcile timer, itself               | GET /v1/meetings, one page of the re-match window (paced, lowest class) |
  */
-export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind, mailboxSyncKind, lifecycleKind] as const;
+export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind, mailboxSyncKind, lifecycleKind, readbackKind, reconcileKind] as const;
 
 export const JOB_KIND_NAMES: readonly string[] = JOB_CATALOGUE.map((kind) => kind.name);

@@ -11,12 +11,17 @@ import { loadRules } from './mapping/load-rules.ts';
 import { createMapEventHandler } from './mapping/map-event-handler.ts';
 import { mapEventKind } from './mapping/map-event-job.ts';
 import type { MappingRules } from './mapping/rules-schema.ts';
-import type { CalendarWatchMetrics, MappingMetrics } from './metrics/bridge-metrics.ts';
+import type { CalendarWatchMetrics, MappingMetrics, MomentumReadMetrics } from './metrics/bridge-metrics.ts';
 import { createMicrosoftRuntime, type MicrosoftRuntime } from './microsoft/microsoft-runtime.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
 import { importKind, MOMENTUM_RATE_KEY, remapKind } from './momentum/delivery-jobs.ts';
+import { createReadbackHandler } from './momentum/readback-handler.ts';
+import { readbackKind } from './momentum/readback-job.ts';
 import { type SandboxReceiver, startSandboxReceiver } from './momentum/sandbox-receiver.ts';
+import { createMomentumMeetingMapper } from './reconcile/momentum-meeting-mapper.ts';
+import { MOMENTUM_SOURCE } from './reconcile/reconcile-handler.ts';
+import { createReconcileRuntime } from './reconcile/reconcile-runtime.ts';
 import { createSalesforceEventMapper } from './salesforce/salesforce-event-mapper.ts';
 import type { Store } from './store/types.ts';
 import { createZoomMapper } from './zoom/zoom-mapper.ts';
@@ -36,6 +41,8 @@ export interface JobHandlers {
   microsoft: MicrosoftRuntime | undefined;
   /** What mapping would make of a payload or stored event, on these mappers (POST /admin/mapping/preview). */
   mappingPreview: MappingPreview;
+  /** Starts what runs on timers of its own (the reconcile walks, when MOMENTUM_RECONCILE_INTERVAL is set); after the worker starts. */
+  start(): void;
   close(): Promise<void>;
 }
 
@@ -43,7 +50,12 @@ export interface JobHandlers {
  * Every job handler, registered by kind, with what they need: mapping rules, CRM lookups, the
  * Momentum client (or the sandbox receiver standing in for it), the pacer, Google and Microsoft 365 watching.
  */
-export async function createJobHandlers(config: Config, store: Store, logger: Logger, metrics?: MappingMetrics & CalendarWatchMetrics): Promise<JobHandlers> {
+export async function createJobHandlers(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  metrics?: MappingMetrics & CalendarWatchMetrics & MomentumReadMetrics,
+): Promise<JobHandlers> {
   const rules = loadRules(config);
   const directories = createCrmDirectories(config, logger, { opportunityTeams: rules.matching.opportunityTeams });
   const google = createGoogleRuntime(config, { store, channels: store.channels, logger });
@@ -71,8 +83,12 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   const pacer = createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: config.MOMENTUM_RATE_LIMIT, callTimeoutMs: config.MOMENTUM_TIMEOUT_MS }]);
   const registry = createJobRegistry();
   const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
-  registry.register(remapKind.name, createRemapHandler({ ...delivery, store }));
+  // Read-back needs a real Momentum to mean anything; the sandbox can be read back when asked to.
+  const readback = config.MOMENTUM_READBACK ?? sandbox === undefined;
+  registry.register(remapKind.name, createRemapHandler({ ...delivery, store, ...(readback ? { readbackDelayMs: config.MOMENTUM_READBACK_DELAY } : {}) }));
   registry.register(importKind.name, createImportHandler({ ...delivery, store }));
+  registry.register(readbackKind.name, createReadbackHandler({ ...delivery, store, enabled: readback, ...(metrics ? { metrics } : {}) }));
+  const reconcile = createReconcileRuntime(config, { ...delivery, store, matching: rules.matching, ...(metrics ? { metrics } : {}) });
   const zoom = createZoomApi(config, logger);
   // One set of mappers per set of rules, all on the same CRM directories (one cache) and Zoom client.
   const mappersFor: MappersFor = (ruleSet) => {
@@ -93,6 +109,14 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
         internalDomains: config.INTERNAL_EMAIL_DOMAINS,
         ...(directories.owners ? { directory: directories.owners } : {}),
       }),
+      // Meetings a reconcile found in Momentum that the bridge never delivered for.
+      [MOMENTUM_SOURCE]: createMomentumMeetingMapper({
+        matching: ruleSet.matching,
+        rulesVersion: ruleSet.version,
+        internalDomains: config.INTERNAL_EMAIL_DOMAINS,
+        flags: { triggerSummary: ruleSet.calendar.triggerSummary, triggerAiSignals: ruleSet.calendar.triggerAiSignals },
+        ...(directories.attendees ? { directory: directories.attendees } : {}),
+      }),
       ...calendarMappers({
         rules: ruleSet.calendar,
         matching: ruleSet.matching,
@@ -105,7 +129,7 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   const mappers = mappersFor(rules);
   registry.register(mapEventKind.name, createMapEventHandler({ store, logger, mappers, ...(metrics ? { metrics } : {}) }));
   const mappingPreview = createMappingPreview({ rules, mappersFor, store, orgIds: config.SALESFORCE_ORG_IDS, settings: config, logger });
-  for (const [kind, handler] of Object.entries({ ...google?.handlers, ...microsoft?.handlers })) registry.register(kind, handler);
+  for (const [kind, handler] of Object.entries({ ...google?.handlers, ...microsoft?.handlers, ...reconcile.handlers })) registry.register(kind, handler);
   return {
     registry,
     pacer,
@@ -115,7 +139,9 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     google,
     microsoft,
     mappingPreview,
+    start: () => reconcile.start(),
     close: async () => {
+      await reconcile.stop();
       await google?.close();
       await microsoft?.close();
       await zoom?.close();

@@ -1,6 +1,6 @@
 import type { Store } from '../store/types.ts';
 
-/** The part of the store the admin API uses: reads, enqueue (reprocess, manual), replays and cancel, match records and pins. */
+/** The part of the store the admin API uses: reads, enqueue (reprocess, manual), replays and cancel, match records and pins, read-backs. */
 export type AdminStore = Pick<
   Store,
   | 'listJobs'
@@ -16,4 +16,5 @@ export type AdminStore = Pick<
   | 'stats'
   | 'activity'
   | 'matches'
+  | 'delivered'
 >;

@@ -77,8 +77,11 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
       return { kind: 'final', state: 'skipped', reason: outcome.reason, eventUpdate: { eventId, state: 'skipped', reason: outcome.reason }, ...matchRecord };
     }
     const version = outcome.sourceVersion === undefined ? {} : { sourceVersion: outcome.sourceVersion };
+    const priority = outcome.kind === 'remap' && outcome.priority !== undefined ? { priority: outcome.priority } : {};
     const delivery =
-      outcome.kind === 'remap' ? remapJob(outcome.request, outcome.flags, { eventId, ...version }) : importJob(outcome.request, { eventId, ...version });
+      outcome.kind === 'remap'
+        ? remapJob(outcome.request, outcome.flags, { eventId, ...version, ...priority })
+        : importJob(outcome.request, { eventId, ...version });
     context.logger.debug('inbound event mapped', { eventId, kind: delivery.kind, coalesceKey: delivery.coalesceKey });
     // A note (what the mapping left out) is the mapped event's reason: the delivery's page shows it.
     const note = outcome.kind === 'import' ? outcome.note : undefined;

@@ -1,5 +1,6 @@
 import type { MatchRecord } from '../matching/types.ts';
 import type { ImportRequest, RemapFlags, RemapRequest } from '../momentum/schemas.ts';
+import type { JobPriority } from '../store/types.ts';
 
 /** What mapping one inbound record decides: a remap to enqueue, or nothing, with why. */
 export type MappingOutcome =
@@ -17,6 +18,8 @@ export type MappingOutcome =
       sourceVersion?: number;
       /** How the records were matched, stored with the mapping run (calendar events and recordings). */
       match?: MatchRecord;
+      /** The remap's priority class when it is not a live change (a reconcile's remaps are bulk work). */
+      priority?: JobPriority;
     }
   /**
    * A meeting Momentum never saw (a recording): imported, coalesced per its id. `note`: what the

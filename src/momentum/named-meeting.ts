@@ -50,19 +50,20 @@ export function namedInListing(meeting: ListedMeeting): NamedMeeting {
   return named({ momentumId: meeting.id, start: meeting.startTime, title: meeting.title, host: meeting.host?.email });
 }
 
+/** Whether `other` is the meeting `meeting` names: Momentum's id when it names one, else the same start with its title and host agreeing (each compared when named). */
+export function fitsNamed(meeting: NamedMeeting, other: NamedMeeting): boolean {
+  if (meeting.momentumId !== undefined) return other.momentumId === meeting.momentumId;
+  if (meeting.startsAt === undefined || other.startsAt !== meeting.startsAt) return false;
+  if (meeting.host !== undefined && other.host !== meeting.host) return false;
+  return meeting.title === undefined || other.title === meeting.title;
+}
+
 /**
  * The listed meeting a delivery named: the one with its Momentum id, else the only one starting at
- * the same instant whose title and host agree with what the delivery named (each compared when the
- * delivery named it). Two that fit equally are no answer: the bridge cannot tell which it was.
+ * the same instant whose title and host agree with what the delivery named. Two that fit equally
+ * are no answer: the bridge cannot tell which it was.
  */
 export function findNamed<T>(meeting: NamedMeeting, listed: readonly T[], view: (item: T) => NamedMeeting): T | undefined {
-  if (meeting.momentumId !== undefined) return listed.find((item) => view(item).momentumId === meeting.momentumId);
-  if (meeting.startsAt === undefined) return undefined;
-  const fits = listed.filter((item) => {
-    const other = view(item);
-    if (other.startsAt !== meeting.startsAt) return false;
-    if (meeting.host !== undefined && other.host !== meeting.host) return false;
-    return meeting.title === undefined || other.title === meeting.title;
-  });
-  return fits.length === 1 ? fits[0] : undefined;
+  const fits = listed.filter((item) => fitsNamed(meeting, view(item)));
+  return fits.length === 1 || (meeting.momentumId !== undefined && fits.length > 0) ? fits[0] : undefined;
 }

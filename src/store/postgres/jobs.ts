@@ -1,5 +1,5 @@
-import { attemptParams, type Candidate, finishParams, finishWakes, keysOf, pickClaimable } from '../job-rules.ts';
 import { deliveredParams, INSERT_DELIVERED } from '../delivered-types.ts';
+import { attemptParams, type Candidate, finishParams, finishWakes, keysOf, pickClaimable } from '../job-rules.ts';
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { freeSlots } from '../rate-log.ts';
