@@ -14,7 +14,13 @@ describe('createMomentumClient().listMeetings', () => {
 
   beforeEach(async () => {
     fake = await startFakeMomentum();
-    client = createMomentumClient({ apiBaseUrl: fake.url, receiverUrl: 'http://127.0.0.1:9', importPath: '/user-provided-meeting', apiKey: API_KEY, timeoutMs: 2_000 });
+    client = createMomentumClient({
+      apiBaseUrl: fake.url,
+      receiverUrl: 'http://127.0.0.1:9',
+      importPath: '/user-provided-meeting',
+      apiKey: API_KEY,
+      timeoutMs: 2_000,
+    });
   });
   afterEach(async () => {
     await client.close();

@@ -21,7 +21,13 @@ describe('GET /v1/meetings on the sandbox receiver', () => {
 
   const start = async () => {
     receiver = await startSandboxReceiver(captureLogs().logger);
-    client = createMomentumClient({ apiBaseUrl: receiver.url, receiverUrl: receiver.url, importPath: '/user-provided-meeting', apiKey: 'sandbox', timeoutMs: 2_000 });
+    client = createMomentumClient({
+      apiBaseUrl: receiver.url,
+      receiverUrl: receiver.url,
+      importPath: '/user-provided-meeting',
+      apiKey: 'sandbox',
+      timeoutMs: 2_000,
+    });
     return { receiver, client };
   };
 
@@ -38,7 +44,13 @@ describe('GET /v1/meetings on the sandbox receiver', () => {
     const { client } = await start();
     await client.importMeeting(
       {
-        meeting: { id: 'zoom-1', ...{ title: details.title, startTime: START }, endTime: '2026-03-02T17:00:00.000Z', host: { email: details.hostEmail }, salesforceAccountId: '0015w000023STAmAAO' },
+        meeting: {
+          id: 'zoom-1',
+          ...{ title: details.title, startTime: START },
+          endTime: '2026-03-02T17:00:00.000Z',
+          host: { email: details.hostEmail },
+          salesforceAccountId: '0015w000023STAmAAO',
+        },
       },
       { idempotencyKey: '1' },
     );
@@ -70,7 +82,9 @@ describe('GET /v1/meetings on the sandbox receiver', () => {
     await client.remap({ meetingDetails: details, salesforceRecords: { accountId: '0015w000023STAmAAO' } }, noFlags, { idempotencyKey: '1' });
 
     // Act
-    await client.remap({ meetingDetails: { momentumMeetingId: 1 }, salesforceRecords: { opportunityId: '0065w000023STAmAAO' } }, noFlags, { idempotencyKey: '2' });
+    await client.remap({ meetingDetails: { momentumMeetingId: 1 }, salesforceRecords: { opportunityId: '0065w000023STAmAAO' } }, noFlags, {
+      idempotencyKey: '2',
+    });
     const result = await client.listMeetings(window, {});
 
     // Assert: a remap replaces the ids; the account it no longer names is gone.
@@ -84,7 +98,9 @@ describe('GET /v1/meetings on the sandbox receiver', () => {
     const { client } = await start();
     const starts = ['2026-03-02T15:59:00.000Z', '2026-03-02T16:00:00.000Z', '2026-03-02T16:30:00.000Z', '2026-03-02T17:00:00.000Z'];
     for (const [index, startTime] of starts.entries()) {
-      await client.remap({ meetingDetails: { ...details, startTime }, salesforceRecords: { accountId: '0015w000023STAmAAO' } }, noFlags, { idempotencyKey: String(index) });
+      await client.remap({ meetingDetails: { ...details, startTime }, salesforceRecords: { accountId: '0015w000023STAmAAO' } }, noFlags, {
+        idempotencyKey: String(index),
+      });
     }
 
     // Act
