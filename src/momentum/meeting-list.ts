@@ -10,7 +10,7 @@ import { storableValue } from '../core/storable.ts';
  * counted, an attendee that cannot be read is left out, and every string is made storable.
  */
 
-/** The reference enforces 1 to 50 (its prose says 100). */
+/** The reference enforces 1 to 50, whatever its prose says (docs/protocols.md §1). */
 export const MAX_PAGE_SIZE = 50;
 
 export const listMeetingsQuerySchema = z

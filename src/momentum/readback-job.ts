@@ -17,8 +17,9 @@ import type { ImportRequest, RemapRequest } from './schemas.ts';
 
 export const READBACK_WINDOW_MS = 60 * 60_000;
 /**
- * The listing's `to` bounds a meeting's end, not its start: a window is listed up to this long past
- * its last start, so a meeting of up to three hours that starts in it is listed.
+ * The listing's `to` bounds a meeting's end, not its start (docs/protocols.md §1): a window is
+ * listed up to this long past its last start, so a meeting of up to three hours that starts in it
+ * is listed.
  */
 export const READBACK_LISTING_SPAN_MS = 3 * 60 * 60_000;
 
