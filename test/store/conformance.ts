@@ -1,5 +1,6 @@
 import { activityConformance } from './conformance-activity.ts';
 import { claimConformance } from './conformance-claim.ts';
+import { deliveredConformance } from './conformance-delivered.ts';
 import { enqueueConformance } from './conformance-enqueue.ts';
 import { finishConformance } from './conformance-finish.ts';
 import type { StoreHarness } from './conformance-fixture.ts';
@@ -26,4 +27,5 @@ export function registerStoreConformance(harness: StoreHarness): void {
   activityConformance(harness);
   replayConformance(harness);
   matchConformance(harness);
+  deliveredConformance(harness);
 }
