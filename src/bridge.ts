@@ -93,6 +93,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   worker.start();
   // The first re-match sweep, one interval on (it reads one interval back), then on its own schedule.
   if (runtime.startupJobs.length > 0) await store.enqueue(runtime.startupJobs);
+  runtime.start();
   // A wildcard address is not one a client can dial; an IPv6 literal needs brackets in a URL.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${port}`;

@@ -3,6 +3,8 @@ import { mapEventKind } from './mapping/map-event-job.ts';
 import { rematchKind } from './mapping/rematch-job.ts';
 import { lifecycleKind, mailboxSyncKind } from './microsoft/jobs.ts';
 import { importKind, remapKind } from './momentum/delivery-jobs.ts';
+import { readbackKind } from './momentum/readback-job.ts';
+import { reconcileKind } from './reconcile/reconcile-job.ts';
 import { crmSweepKind } from './salesforce/crm-sweep.ts';
 
 /**
@@ -20,7 +22,20 @@ import { crmSweepKind } from './salesforce/crm-sweep.ts';
  * | microsoft-lifecycle | Graph lifecycle notification        | renews, recreates or resyncs a subscription |
  * | rematch       | a CRM change (Outbound Message, sweep)    | matches a meeting again; remaps if it moved  |
  * | crm-sweep     | start-up, then itself                     | reads Salesforce's changes, enqueues rematch |
+ * | readback      | a remap Momentum accepted, itself         | GET /v1/meetings, one page of a window (paced, lowest class) |
+ * | reconcile     | the reconcile timer, itself               | GET /v1/meetings, one page of the re-match window (paced, lowest class) |
  */
-export const JOB_CATALOGUE = [mapEventKind, remapKind, importKind, calendarSyncKind, mailboxSyncKind, lifecycleKind, rematchKind, crmSweepKind] as const;
+export const JOB_CATALOGUE = [
+  mapEventKind,
+  remapKind,
+  importKind,
+  calendarSyncKind,
+  mailboxSyncKind,
+  lifecycleKind,
+  rematchKind,
+  crmSweepKind,
+  readbackKind,
+  reconcileKind,
+] as const;
 
 export const JOB_KIND_NAMES: readonly string[] = JOB_CATALOGUE.map((kind) => kind.name);

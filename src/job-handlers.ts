@@ -13,12 +13,17 @@ import { mapEventKind } from './mapping/map-event-job.ts';
 import { createRematchHandler } from './mapping/rematch-handler.ts';
 import { rematchKind } from './mapping/rematch-job.ts';
 import type { MappingRules } from './mapping/rules-schema.ts';
-import type { CalendarWatchMetrics, MappingMetrics } from './metrics/bridge-metrics.ts';
+import type { CalendarWatchMetrics, MappingMetrics, MomentumReadMetrics } from './metrics/bridge-metrics.ts';
 import { createMicrosoftRuntime, type MicrosoftRuntime } from './microsoft/microsoft-runtime.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
 import { importKind, MOMENTUM_RATE_KEY, remapKind } from './momentum/delivery-jobs.ts';
+import { createReadbackHandler } from './momentum/readback-handler.ts';
+import { readbackKind } from './momentum/readback-job.ts';
 import { type SandboxReceiver, startSandboxReceiver } from './momentum/sandbox-receiver.ts';
+import { createMomentumMeetingMapper } from './reconcile/momentum-meeting-mapper.ts';
+import { MOMENTUM_SOURCE } from './reconcile/reconcile-handler.ts';
+import { createReconcileRuntime } from './reconcile/reconcile-runtime.ts';
 import { createCrmSweepHandler, crmSweepJob, crmSweepKind } from './salesforce/crm-sweep.ts';
 import { createRematchFollowUp } from './salesforce/rematch-follow-up.ts';
 import { createSalesforceEventMapper } from './salesforce/salesforce-event-mapper.ts';
@@ -42,6 +47,8 @@ export interface JobHandlers {
   mappingPreview: MappingPreview;
   /** Jobs to enqueue once the worker runs: the first re-match sweep, one interval on, when Salesforce lookups and the sweep are on. */
   startupJobs: NewJob[];
+  /** Starts what runs on timers of its own (the reconcile walks, when MOMENTUM_RECONCILE_INTERVAL is set); after the worker starts. */
+  start(): void;
   close(): Promise<void>;
 }
 
@@ -49,7 +56,12 @@ export interface JobHandlers {
  * Every job handler, registered by kind, with what they need: mapping rules, CRM lookups, the
  * Momentum client (or the sandbox receiver standing in for it), the pacer, Google and Microsoft 365 watching.
  */
-export async function createJobHandlers(config: Config, store: Store, logger: Logger, metrics?: MappingMetrics & CalendarWatchMetrics): Promise<JobHandlers> {
+export async function createJobHandlers(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  metrics?: MappingMetrics & CalendarWatchMetrics & MomentumReadMetrics,
+): Promise<JobHandlers> {
   const rules = loadRules(config);
   const directories = createCrmDirectories(config, logger, { opportunityTeams: rules.matching.opportunityTeams });
   const google = createGoogleRuntime(config, { store, channels: store.channels, logger });
@@ -77,8 +89,12 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
   const pacer = createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: config.MOMENTUM_RATE_LIMIT, callTimeoutMs: config.MOMENTUM_TIMEOUT_MS }]);
   const registry = createJobRegistry();
   const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
-  registry.register(remapKind.name, createRemapHandler({ ...delivery, store }));
+  // Read-back needs a real Momentum to mean anything; the sandbox can be read back when asked to.
+  const readback = config.MOMENTUM_READBACK ?? sandbox === undefined;
+  registry.register(remapKind.name, createRemapHandler({ ...delivery, store, ...(readback ? { readbackDelayMs: config.MOMENTUM_READBACK_DELAY } : {}) }));
   registry.register(importKind.name, createImportHandler({ ...delivery, store }));
+  registry.register(readbackKind.name, createReadbackHandler({ ...delivery, store, enabled: readback, ...(metrics ? { metrics } : {}) }));
+  const reconcile = createReconcileRuntime(config, { ...delivery, store, matching: rules.matching, ...(metrics ? { metrics } : {}) });
   const zoom = createZoomApi(config, logger);
   // One set of mappers per set of rules, all on the same CRM directories (one cache) and Zoom client.
   const mappersFor = (ruleSet: MappingRules, attendees = directories.attendees): ReturnType<MappersFor> => {
@@ -98,6 +114,14 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
         rules: ruleSet,
         internalDomains: config.INTERNAL_EMAIL_DOMAINS,
         ...(directories.owners ? { directory: directories.owners } : {}),
+      }),
+      // Meetings a reconcile found in Momentum that the bridge never delivered for.
+      [MOMENTUM_SOURCE]: createMomentumMeetingMapper({
+        matching: ruleSet.matching,
+        rulesVersion: ruleSet.version,
+        internalDomains: config.INTERNAL_EMAIL_DOMAINS,
+        flags: { triggerSummary: ruleSet.calendar.triggerSummary, triggerAiSignals: ruleSet.calendar.triggerAiSignals },
+        ...(directories.attendees ? { directory: directories.attendees } : {}),
       }),
       ...calendarMappers({
         rules: ruleSet.calendar,
@@ -134,7 +158,7 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     settings: config,
     logger,
   });
-  for (const [kind, handler] of Object.entries({ ...google?.handlers, ...microsoft?.handlers })) registry.register(kind, handler);
+  for (const [kind, handler] of Object.entries({ ...google?.handlers, ...microsoft?.handlers, ...reconcile.handlers })) registry.register(kind, handler);
   return {
     startupJobs: sweepEveryMs === undefined ? [] : [crmSweepJob(Date.now() + sweepEveryMs)],
     registry,
@@ -145,7 +169,9 @@ export async function createJobHandlers(config: Config, store: Store, logger: Lo
     google,
     microsoft,
     mappingPreview,
+    start: () => reconcile.start(),
     close: async () => {
+      await reconcile.stop();
       await google?.close();
       await microsoft?.close();
       await zoom?.close();

@@ -35,6 +35,8 @@ export function bridgeEnv(momentumUrl: string, rateLimit: string, databaseUrl: s
     MOMENTUM_API_BASE_URL: momentumUrl,
     MOMENTUM_RECEIVER_URL: momentumUrl,
     MOMENTUM_API_KEY: 'bench-key',
+    // Read-back's listing calls would share the budget the benchmark measures.
+    MOMENTUM_READBACK: 'off',
     MOMENTUM_RATE_LIMIT: rateLimit,
     INBOUND_RATE_LIMIT: 'off',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',

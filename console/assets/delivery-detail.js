@@ -5,6 +5,16 @@ const REPLAYABLE = new Set(['dead', 'succeeded', 'cancelled', 'skipped']);
 const FINAL = new Set(['succeeded', 'dead', 'skipped', 'cancelled', 'superseded']);
 const POLL_MS = 1000;
 
+/** What reading Momentum back found (GET /admin/deliveries/:id `readback`): "accepted but not applied" with the ids it holds. */
+function readbackText(readback) {
+  if (!readback) return '—';
+  if (readback.state === 'pending') return `pending (due ${formatTime(readback.dueAt)})`;
+  if (readback.state !== 'not_applied') return readback.state;
+  const held = readback.held ?? {};
+  const ids = [held.opportunityId, held.accountId].filter(Boolean).join(', ') || 'no ids';
+  return `${readback.flag}: Momentum holds ${ids} (meeting ${held.momentumMeetingId})`;
+}
+
 /**
  * One delivery: its request, flags, where it came from (delivery-origin.js), every attempt, what
  * superseded it and its replays, with Replay and Cancel. While it is pending or running the panel
@@ -77,6 +87,7 @@ export function createDeliveryDetail({ api, onChanged, openEvent, openMeeting, o
         ['Last error', delivery.lastError],
         ['Flags', delivery.flags ? `triggerSummary=${delivery.flags.triggerSummary}, triggerAiSignals=${delivery.flags.triggerAiSignals}` : '—'],
         ['Replay', delivery.replay ? 'yes (always sent)' : 'no'],
+        ['Read back', readbackText(detail.readback)],
         ['Superseded by', detail.supersededBy ? deliveryLink(detail.supersededBy) : '—'],
         ['Replay of', detail.replayOf ? deliveryLink(detail.replayOf) : '—'],
         [

@@ -1,6 +1,6 @@
 import type { Store } from '../store/types.ts';
 
-/** The part of the store the admin API uses: reads, enqueue (reprocess, manual), replays and cancel, match records, pins and meetings. */
+/** The part of the store the admin API uses: reads, enqueue (reprocess, manual), replays and cancel, match records, pins, meetings and read-backs. */
 export type AdminStore = Pick<
   Store,
   | 'listJobs'
@@ -17,4 +17,5 @@ export type AdminStore = Pick<
   | 'activity'
   | 'matches'
   | 'meetings'
+  | 'delivered'
 >;

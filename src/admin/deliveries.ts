@@ -3,6 +3,7 @@ import type { Job, JobFilter } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { decodeCursor, pageOf } from './cursor.ts';
 import { matchOf } from './matches.ts';
+import { deliveredOf, readbackView } from './readback-view.ts';
 import { DELIVERY_KINDS, type DeliveryFilterInput, type DeliveryListQuery, PAGE_LIMIT_MAX } from './request-schemas.ts';
 import type { DeliveryDetail } from './response-schemas.ts';
 import { attemptView, DELIVERY_SEARCH_FIELDS, deliverySummary, deliveryView, eventSummary, jobSummary } from './views.ts';
@@ -28,7 +29,13 @@ export async function listDeliveries(store: AdminStore, query: DeliveryListQuery
   const search = query.q === undefined ? {} : { payloadSearch: { text: query.q, fields: DELIVERY_SEARCH_FIELDS } };
   const match = query.match === undefined ? {} : { matchOutcome: query.match };
   const rows = await store.listJobs({ ...deliveryFilter(query), ...search, ...match, ...(after ? { after } : {}), limit: query.limit + 1 });
-  return pageOf(rows, query.limit, (job) => ({ at: job.createdAt, id: job.id }), deliverySummary);
+  const delivered = await deliveredOf(store, rows);
+  return pageOf(
+    rows,
+    query.limit,
+    (job) => ({ at: job.createdAt, id: job.id }),
+    (job) => deliverySummary(job, delivered.get(job.id)),
+  );
 }
 
 export async function loadDelivery(store: Pick<AdminStore, 'getJob'>, id: number): Promise<Job> {
@@ -37,16 +44,17 @@ export async function loadDelivery(store: Pick<AdminStore, 'getJob'>, id: number
   return job;
 }
 
-/** Everything an operator needs to judge one delivery: body, attempts, origin, the match record that made it, successor, replays. */
+/** Everything an operator needs to judge one delivery: body, attempts, origin, the match record that made it, successor, replays, read-back. */
 export async function deliveryDetail(store: AdminStore, id: number): Promise<DeliveryDetail> {
   const job = await loadDelivery(store, id);
-  const [attempts, event, supersededBy, replayOf, replays, match] = await Promise.all([
+  const [attempts, event, supersededBy, replayOf, replays, match, delivered] = await Promise.all([
     store.getAttempts(id),
     job.eventId === null ? undefined : store.getEvent(job.eventId),
     job.supersededBy === null ? undefined : store.getJob(job.supersededBy),
     job.replayOf === null ? undefined : store.getJob(job.replayOf),
     store.listJobs({ replayOf: id, order: 'oldest', limit: PAGE_LIMIT_MAX }),
     matchOf(store, job.eventId, job.createdAt),
+    deliveredOf(store, [job]),
   ]);
   return {
     delivery: deliveryView(job),
@@ -56,5 +64,6 @@ export async function deliveryDetail(store: AdminStore, id: number): Promise<Del
     replayOf: replayOf === undefined ? null : jobSummary(replayOf),
     replays: replays.map(jobSummary),
     match,
+    readback: readbackView(delivered.get(id)),
   };
 }

@@ -5,6 +5,7 @@ import { decodeCursor, pageOf } from './cursor.ts';
 import type { MatchView } from './match-view-schema.ts';
 import type { MatchListQuery, MatchQueueItem, MeetingDetail, PinView } from './meeting-schemas.ts';
 import { meetingSourcesOf } from './meeting-sources.ts';
+import { deliveredOf } from './readback-view.ts';
 import { DELIVERY_KINDS } from './request-schemas.ts';
 import { deliverySummary, eventSummary, iso } from './views.ts';
 
@@ -75,6 +76,7 @@ export async function meetingDetail(store: AdminStore, meetingKey: string): Prom
     store.listEvents({ meetingKey, limit: MEETING_PAGE_MAX }),
     store.listJobs({ kinds: DELIVERY_KINDS, meetingKey, limit: MEETING_PAGE_MAX }),
   ]);
+  const delivered = await deliveredOf(store, deliveries);
   return {
     meetingKey,
     ...identity,
@@ -82,7 +84,7 @@ export async function meetingDetail(store: AdminStore, meetingKey: string): Prom
     pin: pin === undefined ? null : pinView(pin),
     matches: matches.map(matchView),
     events: events.map(eventSummary),
-    deliveries: deliveries.map(deliverySummary),
+    deliveries: deliveries.map((job) => deliverySummary(job, delivered.get(job.id))),
   };
 }
 

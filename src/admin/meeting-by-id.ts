@@ -4,6 +4,7 @@ import type { AdminStore } from './admin-store.ts';
 import { matchView, meetingFacts } from './matches.ts';
 import type { MeetingById } from './meeting-schemas.ts';
 import { sourceView } from './meeting-sources.ts';
+import { deliveredOf } from './readback-view.ts';
 import { DELIVERY_KINDS } from './request-schemas.ts';
 import { deliverySummary, eventSummary } from './views.ts';
 
@@ -27,6 +28,7 @@ export async function meetingById(store: AdminStore, id: number): Promise<Meetin
   ]);
   // A cancellation stub may carry no title: the newest event that has one names the meeting.
   const facts = events.map(meetingFacts);
+  const delivered = await deliveredOf(store, deliveries);
   return {
     meetingId: meeting.id,
     absorbedIds: meeting.absorbedIds,
@@ -36,6 +38,6 @@ export async function meetingById(store: AdminStore, id: number): Promise<Meetin
     sources: meeting.sources.map(sourceView),
     matches: matches.map(matchView),
     events: events.map(eventSummary),
-    deliveries: deliveries.map(deliverySummary),
+    deliveries: deliveries.map((job) => deliverySummary(job, delivered.get(job.id))),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { matchViewSchema } from './match-view-schema.ts';
+import { readbackStateSchema, readbackViewSchema } from './readback-view.ts';
 import { EVENT_STATES, JOB_STATES } from './request-schemas.ts';
 
 /** Admin API answers: the OpenAPI document describes them from these schemas. Times are ISO 8601. */
@@ -62,6 +63,7 @@ export const deliverySummarySchema = jobSummarySchema.extend({
       salesforceOpportunityId: z.string().optional(),
     })
     .meta({ description: "The Salesforce ids sent, by the request's field names (a remap's salesforceRecords, an import's meeting)" }),
+  readback: readbackStateSchema,
 });
 
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
@@ -84,6 +86,7 @@ export const deliveryDetailSchema = z.object({
   match: matchViewSchema
     .nullable()
     .meta({ description: "The match record that made it (its event's newest at or before it was created); null when none was stored" }),
+  readback: readbackViewSchema,
 });
 
 export const eventDetailSchema = z.object({

@@ -1,4 +1,5 @@
-import type { Attempt, InboundEvent, InboundMessage, Job } from '../store/types.ts';
+import type { Attempt, DeliveredMeeting, InboundEvent, InboundMessage, Job } from '../store/types.ts';
+import { readbackState } from './readback-view.ts';
 import type { DeliveryDetail, DeliverySummary, EventDetail, EventSummary, JobSummary } from './response-schemas.ts';
 
 /** How the admin API shows stored rows: ISO times, the coalescing key named `meeting`. */
@@ -71,9 +72,11 @@ function idsOf(source: Record<string, unknown>, fields: readonly (keyof Delivery
  * A delivery as a listing shows it: what an operator knows its meeting by, read from the stored
  * request (`{request: {source, salesforceRecords, meetingDetails}}` for a remap, `{request:
  * {meeting}}` for an import). A payload that no longer fits its schema shows nulls, not an error.
+ * `delivered`: its row once Momentum accepted it, for the read-back state.
  */
-export function deliverySummary(job: Job): DeliverySummary {
+export function deliverySummary(job: Job, delivered?: DeliveredMeeting): DeliverySummary {
   const request = recordAt(job.payload, 'request');
+  const readback = readbackState(delivered);
   if (job.kind === 'import') {
     const meeting = recordAt(request, 'meeting');
     return {
@@ -82,6 +85,7 @@ export function deliverySummary(job: Job): DeliverySummary {
       sourceRef: textAt(meeting, 'id'),
       startTime: textAt(meeting, 'startTime'),
       salesforceIds: idsOf(meeting, IMPORT_ID_FIELDS),
+      readback,
     };
   }
   const source = recordAt(request, 'source');
@@ -93,6 +97,7 @@ export function deliverySummary(job: Job): DeliverySummary {
     sourceRef: id === null ? null : type === null ? id : `${type}:${id}`,
     startTime: textAt(details, 'startTime'),
     salesforceIds: idsOf(recordAt(request, 'salesforceRecords'), REMAP_ID_FIELDS),
+    readback,
   };
 }
 

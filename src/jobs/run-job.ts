@@ -64,6 +64,7 @@ export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): P
     ...(result.matchRecord && { matchRecord: result.matchRecord }),
     ...(result.watermarks && { watermarks: result.watermarks }),
     ...(result.cancelPending && { cancelPending: result.cancelPending }),
+    ...(result.delivered && { delivered: result.delivered }),
     // A paced job holds a call slot from its claim: kept when the call may have gone out, else given back.
     ...(job.rateKey !== null && { rateSlot: result.calledUpstream ? 'settle' : 'refund' }),
   };

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.ts';
-import type { AttemptRecord, EventState, Job, MeetingCancellation, NewJob, NewMatchRecord } from '../store/types.ts';
+import type { AttemptRecord, EventState, Job, MeetingCancellation, NewDeliveredMeeting, NewJob, NewMatchRecord } from '../store/types.ts';
 
 /**
  * What a job handler reports. The worker turns it into a store outcome: it owns the retry
@@ -23,6 +23,8 @@ export type HandlerResult = (
   watermarks?: ReadonlyArray<{ object: string; modstamp: string }>;
   /** A meeting cancelled at its source: what is pending for it is cancelled with the outcome. */
   cancelPending?: MeetingCancellation;
+  /** A delivery Momentum accepted: the meeting it named, stored with the outcome. */
+  delivered?: NewDeliveredMeeting;
   /**
    * Whether a call may have reached the upstream (sent, even if it failed or timed out). A paced
    * job's call slot is kept when it did and given back when it did not (invalid, unchanged).

@@ -106,12 +106,14 @@ export function createMapEventHandler(deps: MapEventHandlerDeps): JobHandler {
         ...(more.length > 0 ? { enqueue: more } : {}),
       };
     }
+    const priority = outcome.kind === 'remap' && outcome.priority !== undefined ? { priority: outcome.priority } : {};
     const options = { eventId, ...(outcome.sourceVersion === undefined ? {} : { sourceVersion: outcome.sourceVersion }) };
     const delivery =
       outcome.kind === 'remap'
         ? remapJob(meeting === undefined ? outcome.request : await nameImportedMeeting(outcome.request, meeting.importedIds, deps.store), outcome.flags, {
             ...options,
             ...meetingId,
+            ...priority,
           })
         : importJob(outcome.request, options);
     context.logger.debug('inbound event mapped', { eventId, kind: delivery.kind, coalesceKey: delivery.coalesceKey, ...meetingId });

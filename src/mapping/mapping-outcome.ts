@@ -1,5 +1,6 @@
 import type { MatchRecord } from '../matching/types.ts';
 import type { ImportRequest, RemapFlags, RemapRequest } from '../momentum/schemas.ts';
+import type { JobPriority } from '../store/types.ts';
 
 /**
  * What a stored event tells about which meeting it is (docs/calendars.md, "One meeting across
@@ -36,6 +37,8 @@ export type MappingOutcome =
       /** How the records were matched, stored with the mapping run (calendar events and recordings). */
       match?: MatchRecord;
       clues?: MeetingClues;
+      /** The remap's priority class when it is not a live change (a reconcile's remaps are bulk work). */
+      priority?: JobPriority;
     }
   /**
    * A meeting Momentum never saw (a recording): imported, coalesced per its id. `note`: what the

@@ -43,7 +43,15 @@ export interface MappingMetrics {
   mappingOutcome(source: string, result: MappingResult, rule: string): void;
 }
 
-export interface BridgeMetrics extends InboundMetrics, JobMetrics, MappingMetrics, CalendarWatchMetrics {}
+/** What reading Momentum back found (docs/operations.md, read-back and reconcile). */
+export interface MomentumReadMetrics {
+  /** Deliveries read back, by outcome: `confirmed`, `not_applied` (accepted but not applied), `not_found`. */
+  readbackOutcome(outcome: string, count: number): void;
+  /** Meetings a reconcile listed, by outcome: `seen` (the bridge delivered for it), `matched` (stored to be matched), `unchanged` (as listed before). */
+  reconcileMeetings(outcome: string, count: number): void;
+}
+
+export interface BridgeMetrics extends InboundMetrics, JobMetrics, MappingMetrics, CalendarWatchMetrics, MomentumReadMetrics {}
 
 export const noopMetrics: BridgeMetrics = {
   inboundMessage: () => {},
@@ -55,6 +63,8 @@ export const noopMetrics: BridgeMetrics = {
   calendarUpkeep: () => {},
   calendarSync: () => {},
   calendarLifecycle: () => {},
+  readbackOutcome: () => {},
+  reconcileMeetings: () => {},
 };
 
 /**

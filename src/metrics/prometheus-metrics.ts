@@ -105,6 +105,18 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
     labelNames: ['source', 'result', 'rule'],
     registers,
   });
+  const readbacks = new Counter({
+    name: 'bridge_readback_total',
+    help: 'Remaps read back from Momentum, by outcome (confirmed: the ids sent; not_applied: accepted but other ids held; not_found: not listed)',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const reconciled = new Counter({
+    name: 'bridge_reconcile_meetings_total',
+    help: 'Meetings a reconcile listed from Momentum, by outcome (seen: the bridge delivered for it; matched: stored to be matched; unchanged: as listed before)',
+    labelNames: ['outcome'],
+    registers,
+  });
   if (options.store) registerQueueGauges(registry, options.store, options.logger);
   if (options.store?.channels && options.store.subscriptions) {
     registerWatchGauges(registry, { channels: options.store.channels, subscriptions: options.store.subscriptions }, options.logger);
@@ -139,6 +151,12 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
       }
     },
     mappingOutcome: (source, result, rule) => mappingOutcomes.inc({ source, result, rule }),
+    readbackOutcome: (outcome, count) => {
+      if (count > 0) readbacks.inc({ outcome }, count);
+    },
+    reconcileMeetings: (outcome, count) => {
+      if (count > 0) reconciled.inc({ outcome }, count);
+    },
   };
   return { metrics, exposition: { contentType: registry.contentType, render: () => registry.metrics() } };
 }

@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
 
 import { classifyFailure, classifyResponse, type MomentumOutcome } from './classify-response.ts';
+import { type ListMeetingsQuery, listMeetingsQuerySchema, type MeetingPage, readMeetingPage } from './meeting-list.ts';
 import type { ImportRequest, RemapFlags, RemapRequest } from './schemas.ts';
 import { bridgeUserAgent } from './user-agent.ts';
 
@@ -32,14 +33,37 @@ export interface CallOptions {
 /** Every call ends in one classified outcome, timed; the client never throws for an upstream failure. */
 export type MomentumCallResult = MomentumOutcome & { startedAt: number; durationMs: number };
 
+/**
+ * A listing call: its classified outcome, and the page when the answer was a 2xx the bridge can
+ * read (`problem` says why a 2xx could not be read: retrying will not change it).
+ */
+export interface MomentumListResult {
+  call: MomentumCallResult;
+  page?: MeetingPage;
+  problem?: string;
+}
+
 export interface MomentumClient {
   remap(request: RemapRequest, flags: RemapFlags, options: CallOptions): Promise<MomentumCallResult>;
   importMeeting(request: ImportRequest, options: CallOptions): Promise<MomentumCallResult>;
+  /** One page of `GET /v1/meetings` (docs/protocols.md §1). Throws only for a query that breaks the listing's own rules. */
+  listMeetings(query: ListMeetingsQuery, options: Pick<CallOptions, 'signal'>): Promise<MomentumListResult>;
   close(): Promise<void>;
 }
 
 // Bodies past this are drained, not kept: the attempt log keeps at most 4 KB anyway.
 const MAX_KEPT_BODY_BYTES = 64 * 1024;
+// A listing page carries up to 50 meetings, each with its transcript: read whole up to this.
+const MAX_LIST_BODY_BYTES = 32 * 1024 * 1024;
+
+interface Send {
+  method: 'GET' | 'POST';
+  body?: unknown;
+  idempotencyKey?: string;
+  signal?: AbortSignal | undefined;
+  expectRemapResponse: boolean;
+  maxBytes: number;
+}
 
 export function createMomentumClient(options: MomentumClientOptions): MomentumClient {
   const userAgent = options.userAgent ?? bridgeUserAgent();
@@ -51,9 +75,10 @@ export function createMomentumClient(options: MomentumClientOptions): MomentumCl
     bodyTimeout: options.timeoutMs,
   });
   const remapUrl = new URL('v1/meeting/remap', withSlash(options.apiBaseUrl));
+  const listUrl = new URL('v1/meetings', withSlash(options.apiBaseUrl));
   const importUrl = new URL(options.importPath.replace(/^\//, ''), withSlash(options.receiverUrl));
 
-  async function post(url: URL, body: unknown, call: CallOptions, expectRemapResponse: boolean): Promise<MomentumCallResult> {
+  async function send(url: URL, call: Send): Promise<{ result: MomentumCallResult; oversized: boolean }> {
     const startedAt = Date.now();
     // One controller for the total timeout and the caller's signal: AbortSignal.timeout plus
     // AbortSignal.any cost a composite signal and a weak-ref timer per call (measured ~3 % of a drain).
@@ -68,31 +93,37 @@ export function createMomentumClient(options: MomentumClientOptions): MomentumCl
     else call.signal?.addEventListener('abort', forward, { once: true });
     const signal = controller.signal;
     let outcome: MomentumOutcome;
+    let oversized = false;
     try {
       const response = await agent.request({
         origin: url.origin,
         path: url.pathname + url.search,
-        method: 'POST',
+        method: call.method,
         headers: {
-          'content-type': 'application/json',
+          ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
           'x-api-key': options.apiKey,
-          'idempotency-key': call.idempotencyKey,
+          ...(call.idempotencyKey === undefined ? {} : { 'idempotency-key': call.idempotencyKey }),
           'user-agent': userAgent,
           accept: 'application/json',
         },
-        body: JSON.stringify(body),
+        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
         signal,
       });
-      const text = await readCapped(response.body, MAX_KEPT_BODY_BYTES);
-      outcome = classifyResponse(response.statusCode, response.headers, text, expectRemapResponse);
+      const read = await readCapped(response.body, call.maxBytes);
+      oversized = read.size > call.maxBytes;
+      outcome = classifyResponse(response.statusCode, response.headers, read.text, call.expectRemapResponse);
     } catch (error) {
       outcome = classifyFailure(error, { timedOut, aborted: call.signal?.aborted === true });
     } finally {
       clearTimeout(timer);
       call.signal?.removeEventListener('abort', forward);
     }
-    return { ...outcome, startedAt, durationMs: Date.now() - startedAt };
+    return { result: { ...outcome, startedAt, durationMs: Date.now() - startedAt }, oversized };
   }
+
+  const post = async (url: URL, body: unknown, call: CallOptions, expectRemapResponse: boolean): Promise<MomentumCallResult> =>
+    (await send(url, { method: 'POST', body, idempotencyKey: call.idempotencyKey, signal: call.signal, expectRemapResponse, maxBytes: MAX_KEPT_BODY_BYTES }))
+      .result;
 
   return {
     remap(request, flags, call) {
@@ -105,6 +136,23 @@ export function createMomentumClient(options: MomentumClientOptions): MomentumCl
     importMeeting(request, call) {
       return post(importUrl, request, call, false);
     },
+    async listMeetings(query, call) {
+      const checked = listMeetingsQuerySchema.parse(query);
+      const url = new URL(listUrl);
+      url.searchParams.set('from', new Date(checked.from).toISOString());
+      url.searchParams.set('to', new Date(checked.to).toISOString());
+      url.searchParams.set('pageNumber', String(checked.pageNumber));
+      url.searchParams.set('pageSize', String(checked.pageSize));
+      if (checked.salesforceAccountId) url.searchParams.set('salesforceAccountId', checked.salesforceAccountId);
+      if (checked.salesforceOpportunityId) url.searchParams.set('salesforceOpportunityId', checked.salesforceOpportunityId);
+      const { result, oversized } = await send(url, { method: 'GET', signal: call.signal, expectRemapResponse: false, maxBytes: MAX_LIST_BODY_BYTES });
+      if (result.kind !== 'success') return { call: result };
+      // The page is returned on its own: the call keeps only its status, not the whole listing.
+      const answered = { ...result, body: null };
+      if (oversized) return { call: answered, problem: `the listing page is larger than ${MAX_LIST_BODY_BYTES} bytes` };
+      const read = readMeetingPage(result.body, checked);
+      return 'page' in read ? { call: answered, page: read.page } : { call: answered, problem: read.problem };
+    },
     close: () => agent.close(),
   };
 }
@@ -113,12 +161,12 @@ function withSlash(base: string): string {
   return base.endsWith('/') ? base : `${base}/`;
 }
 
-async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number): Promise<string> {
+async function readCapped(body: AsyncIterable<Buffer>, maxBytes: number): Promise<{ text: string; size: number }> {
   const kept: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     if (size < maxBytes) kept.push(chunk.subarray(0, maxBytes - size));
     size += chunk.length;
   }
-  return Buffer.concat(kept).toString('utf8');
+  return { text: Buffer.concat(kept).toString('utf8'), size };
 }

@@ -4,6 +4,7 @@ import type { Job, JobQueue } from '../store/types.ts';
 import type { MomentumCallResult, MomentumClient } from './client.ts';
 import { importKind, remapKind } from './delivery-jobs.ts';
 import { type PacingDeps, toHandlerResult } from './delivery-outcome.ts';
+import { deliveredImport, deliveredRemap } from './readback-job.ts';
 import { meetingNaming } from './remap-coalesce-key.ts';
 import { type RemapDeliveryPayload, remapDeliveryPayloadSchema } from './schemas.ts';
 
@@ -17,9 +18,17 @@ export interface DeliveryDeps extends PacingDeps {
 export interface RemapHandlerDeps extends DeliveryDeps {
   /** Only the read behind the "unchanged → not re-sent" rule. */
   store: Pick<JobQueue, 'lastSucceeded'>;
+  /** MOMENTUM_READBACK_DELAY when read-back is on; undefined when it is off. */
+  readbackDelayMs?: number;
 }
 
-/** `remap` jobs: skip if unchanged, send (the claim already took the call's slot), classify. */
+/** The meeting a delivery is about, for its delivered row: its coalescing key, or the job itself when it has none. */
+const meetingKeyOf = (job: Job): string => job.coalesceKey ?? `job:${job.id}`;
+
+/**
+ * `remap` jobs: skip if unchanged, send (the claim already took the call's slot), classify. One
+ * Momentum accepted leaves its delivered row and, with read-back on, the read-back of its window.
+ */
 export function createRemapHandler(deps: RemapHandlerDeps): JobHandler {
   return remapKind.handler(async (payload, job, context) => {
     // A replay is an operator's explicit "send it again": the unchanged rule does not apply.
@@ -33,7 +42,10 @@ export function createRemapHandler(deps: RemapHandlerDeps): JobHandler {
 
     const result = await deps.client.remap(payload.request, payload.flags, { idempotencyKey: String(job.id), signal: context.signal });
     logCall(deps.logger, 'remap', job, result);
-    return toHandlerResult(result, deps, context.now());
+    const handled = await toHandlerResult(result, deps, context.now());
+    if (handled.kind !== 'succeeded') return handled;
+    const { row, jobs } = deliveredRemap(payload.request, meetingKeyOf(job), context.now(), deps.readbackDelayMs);
+    return { ...handled, delivered: row, ...(jobs.length === 0 ? {} : { enqueue: jobs }) };
   });
 }
 
@@ -58,7 +70,8 @@ export function createImportHandler(deps: ImportHandlerDeps): JobHandler {
     }
     const result = await deps.client.importMeeting(payload.request, { idempotencyKey: String(job.id), signal: context.signal });
     logCall(deps.logger, 'import', job, result);
-    return toHandlerResult(result, deps, context.now());
+    const handled = await toHandlerResult(result, deps, context.now());
+    return handled.kind === 'succeeded' ? { ...handled, delivered: deliveredImport(payload.request, meetingKeyOf(job)) } : handled;
   });
 }
 

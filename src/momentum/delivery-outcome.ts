@@ -1,3 +1,4 @@
+import type { Logger } from '../core/logger.ts';
 import type { Pacer } from '../jobs/pacer.ts';
 import { MAX_RETRY_AFTER_MS, parseRetryAfter, SLOW_DOWN_MIN_DELAY_MS } from '../jobs/retry-policy.ts';
 import type { HandlerResult } from '../jobs/types.ts';
@@ -24,6 +25,17 @@ export function invalidRequest(issues: string, now: number): HandlerResult {
     reason,
     attempt: { startedAt: now, durationMs: 0, errorClass: 'invalid_request', responseExcerpt: reason.slice(0, 4096) },
   };
+}
+
+/**
+ * A listing Momentum answered with a 2xx the bridge cannot read: asking again will not change it,
+ * so the job ends dead with why, its call counted (it reached Momentum).
+ */
+export function listingProblem(handled: HandlerResult, problem: string, logger: Logger): HandlerResult {
+  logger.warn('Momentum meeting listing unreadable', { problem });
+  const reason = `unreadable listing: ${problem}`;
+  const attempt = handled.attempt && { ...handled.attempt, errorClass: 'invalid_answer', responseExcerpt: reason.slice(0, 4096) };
+  return { kind: 'final', state: 'dead', reason, ...(attempt ? { attempt } : {}), calledUpstream: true };
 }
 
 function attemptOf(result: MomentumCallResult): AttemptRecord {

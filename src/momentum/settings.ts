@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 import type { Config } from '../core/config.ts';
-import { int, rateLimit, secretToken, type SettingsOf, url } from '../core/setting-kinds.ts';
+import { parseDuration } from '../core/durations.ts';
+import { duration, int, rateLimit, secretToken, type SettingsOf, url } from '../core/setting-kinds.ts';
 
 /** Where Momentum is, the key the bridge calls it with, and how fast it may call. */
 export const momentumSettings = {
@@ -24,6 +25,34 @@ export const momentumSettings = {
     description: 'Pacing of Momentum calls per API key: <requests>/<window>, or off',
     example: '100/15m',
   }),
+  MOMENTUM_READBACK: z
+    .enum(['on', 'off', ''], { error: 'expected on or off' })
+    .optional()
+    .transform((value) => (value === 'on' ? true : value === 'off' ? false : undefined))
+    .meta({
+      description: 'Read back what Momentum holds after each remap it accepted: on or off; unset, on when MOMENTUM_API_KEY is set (off in sandbox mode)',
+      example: 'on',
+    }),
+  MOMENTUM_READBACK_DELAY: duration('2m', {
+    description: 'How long after a remap succeeds its meeting is read back (remaps are applied asynchronously)',
+    example: '2m',
+  }),
+  MOMENTUM_RECONCILE_INTERVAL: z
+    .string()
+    .default('off')
+    .transform((text, ctx) => {
+      if (text === 'off') return undefined;
+      const ms = parseDuration(text);
+      if (ms === undefined || ms < 60_000) {
+        ctx.addIssue({ code: 'custom', message: 'expected a duration of at least 1m such as 6h, or off' });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .meta({
+      description: "How often to list Momentum's meetings of the re-match window and match those the bridge never saw an event for: a duration, or off",
+      example: '6h',
+    }),
 };
 
 declare module '../core/config.ts' {

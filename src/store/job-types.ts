@@ -1,3 +1,4 @@
+import type { NewDeliveredMeeting } from './delivered-types.ts';
 import type { EventState } from './inbox-types.ts';
 import type { NewMatchRecord } from './match-types.ts';
 import type { MeetingVersion } from './meeting-order.ts';
@@ -99,6 +100,8 @@ export interface FinishJob {
   eventUpdate?: { eventId: number; state: EventState; reason?: string };
   /** The mapping run's match record, stored in the same transaction (src/store/match-types.ts). */
   matchRecord?: NewMatchRecord;
+  /** A delivery Momentum accepted: the meeting it named, stored in the same transaction (delivered-types.ts). */
+  delivered?: NewDeliveredMeeting;
   /** How far a CRM sweep has read each object, stored with the re-match jobs it enqueued. */
   watermarks?: ReadonlyArray<{ object: string; modstamp: string }>;
   /** A meeting cancelled at its source, in the same transaction (MeetingCancellation). */

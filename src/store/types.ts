@@ -1,5 +1,6 @@
 import type { ActivityBucket, ActivityQuery, EventListQuery, JobFilter, JobListQuery, ReplayGuard, ReplayResult, StoreStats } from './admin-read-types.ts';
 import type { ChannelStore } from './channel-store.ts';
+import type { Delivered } from './delivered-types.ts';
 import type { InboundEvent, InboundMessage, IngestResult, NewInboundMessage } from './inbox-types.ts';
 import type { Attempt, ClaimOptions, FinishJob, Job, NewJob } from './job-types.ts';
 import type { MatchStore } from './match-types.ts';
@@ -16,6 +17,7 @@ import type { SubscriptionStore } from './subscription-store.ts';
  */
 
 export * from './admin-read-types.ts';
+export * from './delivered-types.ts';
 export * from './inbox-types.ts';
 export * from './job-types.ts';
 export * from './match-types.ts';
@@ -120,4 +122,4 @@ export interface Meetings {
   readonly meetings: MeetingIdentities;
 }
 
-export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings {}
+export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings, Delivered {}

@@ -1,11 +1,13 @@
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 
 import { restartableServer } from '../support/listen-on-loopback.ts';
+import { createFakeMeetingBook, type FakeMeetingBook } from './fake-momentum-meetings.ts';
 
 /**
  * A fake Momentum on loopback: records every request and answers as scripted, so tests see
  * exactly what the bridge sent (and what it did not). Replies come from the queue first, then
- * from the script function, then from the default (200 accepted).
+ * from the script function, then from the default: 200 accepted, and for `GET /v1/meetings` the
+ * meetings it holds (`meetings`, fake-momentum-meetings.ts), to which every remap it accepts is applied.
  */
 export interface RecordedRequest {
   method: string;
@@ -62,6 +64,8 @@ export interface FakeMomentum {
   failThenAccept(status?: number): void;
   /** The same status for the next `count` requests. */
   failTimes(count: number, status?: number): void;
+  /** The meetings `GET /v1/meetings` lists; accepted remaps and imports change them. */
+  readonly meetings: FakeMeetingBook;
   /** Decides replies once the queue is empty. */
   script(decide: ((request: RecordedRequest, index: number) => FakeReply) | undefined): void;
   waitFor(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
@@ -73,6 +77,13 @@ export function createFakeMomentum(): FakeMomentum {
   const pending: FakeReply[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   let decide: ((request: RecordedRequest, index: number) => FakeReply) | undefined;
+  const meetings = createFakeMeetingBook();
+
+  const byDefault = (request: RecordedRequest): FakeReply => {
+    if (request.method !== 'GET' || request.path !== '/v1/meetings') return replies.accept();
+    const answer = meetings.list(request.query);
+    return replies.status(answer.status, answer.body);
+  };
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const recorded = await recordRequest(req);
@@ -81,7 +92,13 @@ export function createFakeMomentum(): FakeMomentum {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
     }
-    sendReply(res, pending.shift() ?? decide?.(recorded, index) ?? replies.accept(), index);
+    const reply = pending.shift() ?? decide?.(recorded, index) ?? byDefault(recorded);
+    if (reply.kind === 'accept' && recorded.method === 'POST') {
+      // Momentum applies what it accepted (asynchronously, but before any later listing in a test).
+      if (recorded.path === '/v1/meeting/remap') meetings.remapAccepted(recorded.body);
+      else meetings.importAccepted(recorded.body);
+    }
+    sendReply(res, reply, index);
   };
 
   const loopback = restartableServer((req, res) => void onRequest(req, res));
@@ -91,6 +108,7 @@ export function createFakeMomentum(): FakeMomentum {
       return loopback.url;
     },
     requests,
+    meetings,
     queue: (...next) => void pending.push(...next),
     failThenAccept: (status = 500) => void pending.push(replies.serverError(status), replies.accept()),
     failTimes: (count, status = 503) => void pending.push(...Array.from({ length: count }, () => replies.serverError(status))),

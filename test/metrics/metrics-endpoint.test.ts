@@ -43,6 +43,8 @@ describeEachEngine('GET /metrics', (engine) => {
       bridge_rate_limit_wait_seconds: 'histogram',
       bridge_job_claims_total: 'counter',
       bridge_mapping_outcomes_total: 'counter',
+      bridge_readback_total: 'counter',
+      bridge_reconcile_meetings_total: 'counter',
       bridge_store_up: 'gauge',
       bridge_jobs: 'gauge',
       bridge_oldest_pending_job_age_seconds: 'gauge',

@@ -72,13 +72,13 @@ describe('startSandboxReceiver', () => {
     expect(lines().filter((line) => line.sandbox === true)).toHaveLength(0);
   });
 
-  it('when something other than a POST arrives, then it is refused with 405', async () => {
+  it('when something other than a POST or the meeting listing arrives, then it is refused with 405', async () => {
     const { receiver } = await start();
 
     const response = await fetch(`${receiver.url}/v1/meeting/remap`);
 
     expect(response.status).toBe(405);
-    expect(await response.json()).toEqual({ error: 'the sandbox Momentum receiver only accepts POST' });
+    expect(await response.json()).toEqual({ error: 'the sandbox Momentum receiver only accepts POST, and GET /v1/meetings' });
   });
 
   it('when the body is not JSON, then it is refused with 400', async () => {

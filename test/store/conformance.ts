@@ -1,5 +1,6 @@
 import { activityConformance } from './conformance-activity.ts';
 import { claimConformance } from './conformance-claim.ts';
+import { deliveredConformance } from './conformance-delivered.ts';
 import { enqueueConformance } from './conformance-enqueue.ts';
 import { finishConformance } from './conformance-finish.ts';
 import type { StoreHarness } from './conformance-fixture.ts';
@@ -28,4 +29,5 @@ export function registerStoreConformance(harness: StoreHarness): void {
   replayConformance(harness);
   matchConformance(harness);
   meetingConformance(harness);
+  deliveredConformance(harness);
 }

@@ -28,7 +28,7 @@ export interface TestBridge extends RunningBridge {
 }
 
 export interface TestBridgeOptions {
-  /** Settings on top of PORT=0, HOST=127.0.0.1 and NODE_ENV=test. */
+  /** Settings on top of PORT=0, HOST=127.0.0.1, NODE_ENV=test and MOMENTUM_READBACK=off. */
   env?: Record<string, string>;
   /** The database to run on (shared by other bridges, dropped by its owner); else `env.DATABASE_URL`, else a database of its own on `engine`. */
   database?: TestDatabase;
@@ -46,6 +46,9 @@ export async function startTestBridge(options: TestBridgeOptions = {}): Promise<
     PORT: '0',
     HOST: '127.0.0.1',
     ...(database ? { DATABASE_URL: database.url } : {}),
+    // On by default with an API key (every test bridge has one): a test of read-back turns it on; in the
+    // others, its listing calls MOMENTUM_READBACK_DELAY later would stay pending past the test.
+    MOMENTUM_READBACK: 'off',
     ...options.env,
   });
   const logs = captureLogs({ level: options.logLevel ?? 'warn', secrets: secretValues(config) });

@@ -1,3 +1,4 @@
+import { deliveredParams, INSERT_DELIVERED } from '../delivered-types.ts';
 import { attemptParams, type Candidate, finishParams, finishWakes, keysOf, pickClaimable } from '../job-rules.ts';
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
@@ -218,6 +219,7 @@ export async function finishJob(client: Client, finish: FinishJob, now: number):
     await client.query(SQL.upsertMatchTouch, [touch.kind, touch.value, boundKey(finish.matchRecord!.meetingKey), now]);
   for (const mark of finish.watermarks ?? []) await client.query(SQL.setWatermark, [mark.object, mark.modstamp, now]);
   if (finish.cancelPending) await cancelMeeting(client, finish.cancelPending, cancelKeys, finish.jobId, now);
+  if (finish.delivered) await client.query(INSERT_DELIVERED, deliveredParams(finish.delivered, finish.jobId, now));
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) };
 }
 
@@ -249,7 +251,8 @@ export function isPlainFinal(finish: FinishJob): boolean {
     finish.eventUpdate === undefined &&
     finish.matchRecord === undefined &&
     finish.watermarks === undefined &&
-    finish.cancelPending === undefined
+    finish.cancelPending === undefined &&
+    finish.delivered === undefined
   );
 }
 

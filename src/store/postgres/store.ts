@@ -7,6 +7,7 @@ import { createMeetingIdentities, driveAsync } from '../meeting-identities.ts';
 import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
+import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
 import type { FinishJob, Store } from '../types.ts';
@@ -84,6 +85,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         }),
       read: (steps) => driveAsync(steps(), (statement) => db.query(statement.sql, statement.params)),
     }),
+    delivered: createSqlDeliveredStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     migrate: async () => void (await migratePostgres(db)),
     ping: async () => void (await db.pool.query(SQL.ping)),
     async close() {

@@ -1,3 +1,4 @@
+import { deliveredParams, INSERT_DELIVERED } from '../delivered-types.ts';
 import { attemptParams, type Candidate, finishParams, finishWakes, pickClaimable } from '../job-rules.ts';
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
@@ -183,6 +184,7 @@ export function finishJob(q: SqliteQueries, finish: FinishJob, now: number): { f
   for (const touch of finish.matchRecord?.touches ?? []) q.run(SQL.upsertMatchTouch, touch.kind, touch.value, boundKey(finish.matchRecord!.meetingKey), now);
   for (const mark of finish.watermarks ?? []) q.run(SQL.setWatermark, mark.object, mark.modstamp, now);
   if (finish.cancelPending) cancelMeeting(q, finish.cancelPending, finish.jobId, now);
+  if (finish.delivered) q.run(INSERT_DELIVERED, ...deliveredParams(finish.delivered, finish.jobId, now));
   return { finished: true, wake: finishWakes(finish, coalesceKeyOf(row)) || finish.rateSlot === 'refund' };
 }
 

@@ -9,6 +9,7 @@ import { createMeetingIdentities, driveSync } from '../meeting-identities.ts';
 import { attemptFromRow, eventFromRow, jobFromRow } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
+import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
 import type { Store } from '../types.ts';
@@ -87,6 +88,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
       write: (steps) => bookkeeping(() => driveSync(steps(), (statement) => q.all(statement.sql, ...(statement.params as Param[])))),
       read: (steps) => read(() => driveSync(steps(), (statement) => q.all(statement.sql, ...(statement.params as Param[])))),
     }),
+    delivered: createSqlDeliveredStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     migrate: () => read(() => void migrateSqlite(db)),
     ping: () =>
       read(() => {

@@ -57,7 +57,13 @@ export interface IdleAdminBridge {
  * src/bridge.ts exports (openInstrumentedStore, workerFromConfig) the way startBridge assembles them.
  */
 export async function startIdleAdminBridge(options: AdminBridgeOptions & { database: TestDatabase }): Promise<IdleAdminBridge> {
-  const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: options.database.url, DATABASE_POOL_MAX: '4', ...adminBridgeEnv(options) });
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: options.database.url,
+    DATABASE_POOL_MAX: '4',
+    MOMENTUM_READBACK: 'off',
+    ...adminBridgeEnv(options),
+  });
   const logs = captureLogs({ level: 'info', secrets: secretValues(config) });
   const { store, telemetry } = await openInstrumentedStore(config, logs.logger);
   const runtime = await createJobHandlers(config, store, logs.logger, telemetry.metrics);

@@ -27,6 +27,8 @@ export const microsoftBridgeEnv = (microsoft: { loginUrl: string; graphUrl: stri
   HOST: '127.0.0.1',
   MOMENTUM_API_BASE_URL: momentumUrl,
   MOMENTUM_API_KEY: 'mk-test-key',
+  // Also for bridges started without the test harness (which turns it off): no listing calls here.
+  MOMENTUM_READBACK: 'off',
   MOMENTUM_RATE_LIMIT: 'off',
   MICROSOFT_TENANT_ID: TENANT,
   MICROSOFT_CLIENT_ID: CLIENT_ID,

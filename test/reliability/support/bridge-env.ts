@@ -26,6 +26,8 @@ export function bridgeEnv(options: BridgeEnvOptions): Record<string, string> {
     DATABASE_URL: options.databaseUrl,
     SALESFORCE_ORG_IDS: ALLOWED_ORG_15,
     MOMENTUM_API_KEY: MOMENTUM_KEY,
+    // Read-back has its own tests; here its later listing calls would only blur what is measured.
+    MOMENTUM_READBACK: 'off',
     MOMENTUM_API_BASE_URL: options.momentumUrl,
     MOMENTUM_RECEIVER_URL: options.momentumUrl,
     MOMENTUM_TIMEOUT_MS: '2000',
