@@ -1,16 +1,16 @@
 import { expect, it } from 'vitest';
 
 import { sfId } from '../calendar/support/directory-setup.ts';
-import { postCalendarEvent, TEAMS_MEETING, WEBHOOK_SECRET } from '../calendar/support/signed-events.ts';
-import { type FakeMomentum, startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { type FakeSalesforceOrg, startFakeSalesforceOrg } from '../fakes/fake-salesforce-org/index.ts';
-import { orgOf } from '../fakes/fake-salesforce-records.ts';
-import { ORG_ID, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { postCalendarEvent, TEAMS_MEETING } from '../calendar/support/signed-events.ts';
+import type { FakeMomentum } from '../fakes/fake-momentum.ts';
+import type { FakeSalesforceOrg } from '../fakes/fake-salesforce-org/index.ts';
+import { outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import type { Engine } from '../support/real-store.ts';
 import { describeEachEngine, expectSettled, queryRows, waitSettled } from '../support/stored-state.ts';
 import { startTestBridge, type TestBridge } from '../support/test-bridge.ts';
+import { openDeal, startCrmWorld } from './support/crm-world.ts';
 
 /*
  * Matches that follow the CRM, through the whole bridge on both engines: a first call is matched
@@ -33,24 +33,9 @@ interface World {
   bridge: TestBridge;
 }
 
-async function world(engine: Engine, tables: Parameters<typeof orgOf>[0]): Promise<World> {
-  const org = await startFakeSalesforceOrg({ org: orgOf(tables), clientId: 'bridge-app', clientSecret: 'right-secret' });
-  const momentum = await startFakeMomentum();
-  cleanups.push(org.close, momentum.close);
-  const bridge = await startTestBridge({
-    engine,
-    env: {
-      MOMENTUM_API_BASE_URL: momentum.url,
-      MOMENTUM_API_KEY: 'mk-test-key',
-      MOMENTUM_RATE_LIMIT: 'off',
-      CALENDAR_WEBHOOK_SECRETS: WEBHOOK_SECRET,
-      SALESFORCE_ORG_IDS: ORG_ID,
-      INTERNAL_EMAIL_DOMAINS: 'example.com',
-      SALESFORCE_LOGIN_URL: org.url,
-      SALESFORCE_CLIENT_ID: 'bridge-app',
-      SALESFORCE_CLIENT_SECRET: 'right-secret',
-    },
-  });
+async function world(engine: Engine, tables: Parameters<typeof startCrmWorld>[0]): Promise<World> {
+  const { org, momentum, env } = await startCrmWorld(tables, cleanups);
+  const bridge = await startTestBridge({ engine, env });
   cleanups.push(bridge.stop);
   return { org, momentum, bridge };
 }
@@ -61,18 +46,7 @@ const meeting = (attendee: string) => JSON.stringify({ ...TEAMS_MEETING, id: 'AA
 const recordMessage = (n: number, type: string, fields: Record<string, string>) =>
   outboundMessage({ notifications: [{ id: `04l8d0000${String(n).padStart(3, '0')}XyZAAU`, type: `sf:${type}`, fields }] });
 
-const newDeal = {
-  Id: DEAL,
-  Name: 'Acme platform',
-  AccountId: ACME,
-  IsClosed: false,
-  IsWon: false,
-  StageName: 'Discovery',
-  CloseDate: '2026-06-30',
-  CreatedDate: '2026-03-09T10:00:00.000+0000',
-  LastModifiedDate: '2026-03-09T10:00:00.000+0000',
-  OwnerId: null,
-};
+const newDeal = openDeal(DEAL, ACME);
 
 describeEachEngine('re-matching when the CRM catches up, through startBridge', (engine) => {
   it('when the opportunity is created a week after the first call and its Outbound Message arrives, then the meeting is re-matched once to it, and a second message changes nothing', async () => {

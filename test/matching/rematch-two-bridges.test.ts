@@ -1,16 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
 import { sfId } from '../calendar/support/directory-setup.ts';
-import { postCalendarEvent, TEAMS_MEETING, WEBHOOK_SECRET } from '../calendar/support/signed-events.ts';
-import { startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { startFakeSalesforceOrg } from '../fakes/fake-salesforce-org/index.ts';
-import { orgOf } from '../fakes/fake-salesforce-records.ts';
-import { ORG_ID, outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
+import { postCalendarEvent, TEAMS_MEETING } from '../calendar/support/signed-events.ts';
+import { outboundMessage } from '../salesforce/support/outbound-message-builder.ts';
 import { postOutboundMessage } from '../salesforce/support/post-outbound-message.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { TEST_DATABASE_URL, testDatabase } from '../support/real-store.ts';
 import { expectSettled, queryRows, waitSettled } from '../support/stored-state.ts';
 import { startTestBridge } from '../support/test-bridge.ts';
+import { openDeal, startCrmWorld } from './support/crm-world.ts';
 
 /*
  * Two bridges on one PostgreSQL schema (SQLite serves one process): two changes of the CRM that
@@ -26,43 +24,19 @@ const DEAL = sfId('006', 81);
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('re-matching with two bridges on PostgreSQL', () => {
   it('when two changes touching one meeting reach two bridges at once, then Momentum receives one re-match remap', async () => {
-    const org = await startFakeSalesforceOrg({
-      org: orgOf({ accounts: [{ Id: ACME, Website: 'acme.test' }], contacts: [{ Id: GAIL, Email: 'gail@acme.test', AccountId: ACME }] }),
-      clientId: 'bridge-app',
-      clientSecret: 'right-secret',
-    });
-    const momentum = await startFakeMomentum();
+    const { org, momentum, env } = await startCrmWorld(
+      { accounts: [{ Id: ACME, Website: 'acme.test' }], contacts: [{ Id: GAIL, Email: 'gail@acme.test', AccountId: ACME }] },
+      cleanups,
+    );
     const database = testDatabase('postgres', 'rematch_two');
-    cleanups.push(org.close, momentum.close, database.drop);
-    const env = {
-      MOMENTUM_API_BASE_URL: momentum.url,
-      MOMENTUM_API_KEY: 'mk-test-key',
-      MOMENTUM_RATE_LIMIT: 'off',
-      CALENDAR_WEBHOOK_SECRETS: WEBHOOK_SECRET,
-      SALESFORCE_ORG_IDS: ORG_ID,
-      INTERNAL_EMAIL_DOMAINS: 'example.com',
-      SALESFORCE_LOGIN_URL: org.url,
-      SALESFORCE_CLIENT_ID: 'bridge-app',
-      SALESFORCE_CLIENT_SECRET: 'right-secret',
-    };
+    cleanups.push(database.drop);
     const [a, b] = [await startTestBridge({ database, env }), await startTestBridge({ database, env })];
     cleanups.push(a.stop, b.stop);
     await postCalendarEvent(a.url, JSON.stringify({ ...TEAMS_MEETING, id: 'AAMk-two', attendees: [{ email: 'gail@acme.test' }] }), { id: 'msg_two' });
     await momentum.waitFor(1, 15_000);
     await waitSettled(database.url);
 
-    org.org.Opportunity!.push({
-      Id: DEAL,
-      Name: 'Acme platform',
-      AccountId: ACME,
-      IsClosed: false,
-      IsWon: false,
-      StageName: 'Discovery',
-      CloseDate: '2026-06-30',
-      CreatedDate: '2026-03-05T10:00:00.000+0000',
-      LastModifiedDate: '2026-03-05T10:00:00.000+0000',
-      OwnerId: null,
-    });
+    org.org.Opportunity!.push(openDeal(DEAL, ACME, { CreatedDate: '2026-03-05T10:00:00.000+0000' }));
     org.org.OpportunityContactRole!.push({ Id: sfId('00K', 81), OpportunityId: DEAL, ContactId: GAIL, IsPrimary: true, Role: null });
     const message = (n: number, type: string, fields: Record<string, string>) =>
       outboundMessage({ notifications: [{ id: `04l8d0000${String(n).padStart(3, '0')}XyZAAU`, type: `sf:${type}`, fields }] });

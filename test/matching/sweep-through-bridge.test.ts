@@ -1,14 +1,12 @@
 import { expect, it } from 'vitest';
 
 import { sfId } from '../calendar/support/directory-setup.ts';
-import { postCalendarEvent, TEAMS_MEETING, WEBHOOK_SECRET } from '../calendar/support/signed-events.ts';
-import { startFakeMomentum } from '../fakes/fake-momentum.ts';
-import { startFakeSalesforceOrg } from '../fakes/fake-salesforce-org/index.ts';
-import { orgOf } from '../fakes/fake-salesforce-records.ts';
+import { postCalendarEvent, TEAMS_MEETING } from '../calendar/support/signed-events.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { describeEachEngine, queryRows } from '../support/stored-state.ts';
 import { startTestBridge } from '../support/test-bridge.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { openDeal, startCrmWorld } from './support/crm-world.ts';
 
 /*
  * The re-match sweep through the whole bridge on both engines, with no Outbound Message set up at
@@ -24,27 +22,11 @@ const DEAL = sfId('006', 71);
 
 describeEachEngine('the re-match sweep through startBridge', (engine) => {
   it('when an opportunity is created after the first call and no Outbound Message says so, then the next sweep finds it and the meeting is re-matched once', async () => {
-    const org = await startFakeSalesforceOrg({
-      org: orgOf({ accounts: [{ Id: ACME, Website: 'acme.test' }], contacts: [{ Id: GAIL, Email: 'gail@acme.test', AccountId: ACME }] }),
-      clientId: 'bridge-app',
-      clientSecret: 'right-secret',
-    });
-    const momentum = await startFakeMomentum();
-    cleanups.push(org.close, momentum.close);
-    const bridge = await startTestBridge({
-      engine,
-      env: {
-        MOMENTUM_API_BASE_URL: momentum.url,
-        MOMENTUM_API_KEY: 'mk-test-key',
-        MOMENTUM_RATE_LIMIT: 'off',
-        CALENDAR_WEBHOOK_SECRETS: WEBHOOK_SECRET,
-        INTERNAL_EMAIL_DOMAINS: 'example.com',
-        SALESFORCE_LOGIN_URL: org.url,
-        SALESFORCE_CLIENT_ID: 'bridge-app',
-        SALESFORCE_CLIENT_SECRET: 'right-secret',
-        REMATCH_SWEEP_INTERVAL: '1s',
-      },
-    });
+    const { org, momentum, env } = await startCrmWorld(
+      { accounts: [{ Id: ACME, Website: 'acme.test' }], contacts: [{ Id: GAIL, Email: 'gail@acme.test', AccountId: ACME }] },
+      cleanups,
+    );
+    const bridge = await startTestBridge({ engine, env: { ...env, REMATCH_SWEEP_INTERVAL: '1s' } });
     cleanups.push(bridge.stop);
     const meeting = JSON.stringify({ ...TEAMS_MEETING, id: 'AAMk-swept', start: '2026-03-02T16:00:00Z', attendees: [{ email: 'gail@acme.test' }] });
     await postCalendarEvent(bridge.url, meeting, { id: 'msg_swept' });
@@ -53,19 +35,7 @@ describeEachEngine('the re-match sweep through startBridge', (engine) => {
 
     // The rep creates the deal with Gail as its contact role; nobody set up an Outbound Message for it.
     const stamp = new Date().toISOString();
-    org.org.Opportunity!.push({
-      Id: DEAL,
-      Name: 'Acme platform',
-      AccountId: ACME,
-      IsClosed: false,
-      IsWon: false,
-      StageName: 'Discovery',
-      CloseDate: '2026-06-30',
-      CreatedDate: '2026-03-09T10:00:00.000+0000',
-      LastModifiedDate: '2026-03-09T10:00:00.000+0000',
-      SystemModstamp: stamp,
-      OwnerId: null,
-    });
+    org.org.Opportunity!.push(openDeal(DEAL, ACME, { SystemModstamp: stamp }));
 
     const [, second] = await momentum.waitFor(2, 15_000);
     expect(second?.body).toMatchObject({ salesforceRecords: { opportunityId: DEAL, accountId: ACME } });
