@@ -23,6 +23,8 @@ export const CATEGORIES = {
 } as const;
 
 export type Category = keyof typeof CATEGORIES;
+/** A category, or the catch-up meetings (catch-up-set.ts): scored by the catch-up phase, not with the categories. */
+export type MeetingCategory = Category | 'catch-up';
 
 export interface SentRecords {
   opportunityId?: string;
@@ -47,7 +49,7 @@ export type Expected =
 export interface LabelledMeeting {
   /** The meeting's id in the sending system (the remap's source.id). */
   id: string;
-  category: Category;
+  category: MeetingCategory;
   sourceType: string;
   title: string;
   startMs: number;

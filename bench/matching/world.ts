@@ -1,4 +1,4 @@
-import type { Category, Expected, LabelledMeeting } from './labels.ts';
+import type { Expected, LabelledMeeting, MeetingCategory } from './labels.ts';
 import { createOrgBuilder, DAY_MS, type OpportunitySpec, ORG_NOW, type OrgBuilder } from './org-builder.ts';
 import { type Random, seededRandom } from './prng.ts';
 
@@ -27,7 +27,7 @@ export interface Customer {
 }
 
 export interface MeetingSpec {
-  category: Category;
+  category: MeetingCategory;
   title: string;
   startMs: number;
   organizer: Rep;
@@ -89,7 +89,7 @@ export function createWorld(seed: number): World {
   }));
   builder.user(SALES_ENGINEER, 'Sam SE');
   const meetings: LabelledMeeting[] = [];
-  const perCategory = new Map<Category, number>();
+  const perCategory = new Map<MeetingCategory, number>();
   let companies = 0;
   let people = 0;
 
