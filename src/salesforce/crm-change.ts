@@ -45,6 +45,7 @@ export function crmChangeOf(notification: Pick<StoredNotification, 'sObjectType'
     account(fields.AccountId);
   } else if (type === 'Contact') {
     person(fields.Email);
+    touch('contact', id(fields.Id));
     account(fields.AccountId);
   } else if (type === 'Lead') {
     person(fields.Email);
@@ -53,6 +54,8 @@ export function crmChangeOf(notification: Pick<StoredNotification, 'sObjectType'
     touch('opportunity', id(fields.ConvertedOpportunityId));
   } else if (fields.OpportunityId !== undefined) {
     touch('opportunity', id(fields.OpportunityId));
+    // A contact role names its Contact: the meetings that Contact attended are re-checked too.
+    touch('contact', id(fields.ContactId));
   } else return undefined;
   if (touches.length === 0) return undefined;
   const domains = emails.map((address) => address.slice(address.lastIndexOf('@') + 1));

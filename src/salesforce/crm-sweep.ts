@@ -48,8 +48,10 @@ export function createCrmSweepHandler(deps: CrmSweepDeps) {
       const records = await deps.changes.changedSince(object, since, SWEEP_PAGE);
       full ||= records.length === SWEEP_PAGE;
       const last = records.at(-1);
+      // With nothing new the watermark stays where this sweep began reading (stored the first time),
+      // so a late sweep reads from there rather than one interval back from its own start.
+      watermarks.push({ object, modstamp: last === undefined ? since : new Date(Date.parse(last.systemModstamp)).toISOString() });
       if (last === undefined) continue;
-      watermarks.push({ object, modstamp: new Date(Date.parse(last.systemModstamp)).toISOString() });
       for (const record of records) {
         const found = crmChangeOf({ sObjectType: object, fields: record.fields });
         if (found === undefined) continue;

@@ -20,7 +20,7 @@ export interface NewMatchRecord {
 }
 
 export interface MatchTouch {
-  kind: 'email' | 'account' | 'opportunity' | 'lead';
+  kind: 'email' | 'contact' | 'account' | 'opportunity' | 'lead';
   value: string;
 }
 
