@@ -8,7 +8,7 @@ import { remapCoalesceKey } from '../momentum/remap-coalesce-key.ts';
 import { type RemapRequest, remapRequestSchema } from '../momentum/schemas.ts';
 import { classifyAttendee, normaliseEmail } from './attendees.ts';
 import { type CalendarEvent, calendarVersion, storedCalendarSchema } from './calendar-event.ts';
-import { matchCalendarEvent, type MatchDeps } from './match.ts';
+import { matchCalendarEvent, type MatchDeps, matchDepsOf } from './match.ts';
 import { calendarClues, cancellationClues } from './meeting-clues.ts';
 
 export interface CalendarMapperDeps {
@@ -50,14 +50,7 @@ function remapSource(event: CalendarEvent, rules: CalendarRules): { type: string
  */
 export async function mapCalendarEvent(event: CalendarEvent, deps: CalendarMapperDeps, pin?: MatchDeps['pin']): Promise<MappingOutcome> {
   if (!deps.rules.enabled) return skipped('calendar mapping is disabled in the mapping rules');
-  const match: MatchRecord = await matchCalendarEvent(event, {
-    explicitIdKeys: deps.rules.explicitIdKeys,
-    internalDomains: deps.internalDomains,
-    matching: deps.matching,
-    ...(deps.rulesVersion === undefined ? {} : { rulesVersion: deps.rulesVersion }),
-    ...(deps.directory ? { directory: deps.directory } : {}),
-    ...(pin === undefined ? {} : { pin }),
-  });
+  const match: MatchRecord = await matchCalendarEvent(event, matchDepsOf({ ...deps, explicitIdKeys: deps.rules.explicitIdKeys }, pin));
   const records = match.records;
   const host = hostEmail(event);
   // Kept with a skip too: a meeting with no CRM match is still one meeting with its other sources.

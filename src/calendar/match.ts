@@ -55,6 +55,27 @@ export function matchAttendees(event: MatchableMeeting, internalDomains: readonl
   return [...seen.values()];
 }
 
+/** The match dependencies a mapper has: its rules' explicit id keys and matching section, the directory, and the meeting's pin. */
+export function matchDepsOf(
+  deps: {
+    explicitIdKeys: MatchDeps['explicitIdKeys'];
+    internalDomains: readonly string[];
+    matching: MatchingRules;
+    rulesVersion?: string;
+    directory?: CrmDirectory;
+  },
+  pin: MatchDeps['pin'],
+): MatchDeps {
+  return {
+    explicitIdKeys: deps.explicitIdKeys,
+    internalDomains: deps.internalDomains,
+    matching: deps.matching,
+    ...(deps.rulesVersion === undefined ? {} : { rulesVersion: deps.rulesVersion }),
+    ...(deps.directory ? { directory: deps.directory } : {}),
+    ...(pin === undefined ? {} : { pin }),
+  };
+}
+
 export function matchCalendarEvent(event: MatchableMeeting, deps: MatchDeps): Promise<MatchRecord> {
   return matchMeeting(
     {

@@ -6,7 +6,7 @@ import type { CrmDirectory } from '../matching/directory.ts';
 import type { MatchingRules } from '../matching/types.ts';
 import { type ImportRequest, importRequestSchema } from '../momentum/schemas.ts';
 import { isInternalEmail, normaliseEmail } from './attendees.ts';
-import { matchCalendarEvent, type MatchDeps } from './match.ts';
+import { matchCalendarEvent, type MatchDeps, matchDepsOf } from './match.ts';
 import { recordingClues } from './meeting-clues.ts';
 import { type RecordingEvent, recordingEventSchema } from './recording-event.ts';
 
@@ -41,14 +41,7 @@ export async function mapRecording(recording: RecordingEvent, deps: RecordingMap
       start: recording.start ?? new Date().toISOString(),
       ...(recording.explicitIds ? { explicitIds: recording.explicitIds } : {}),
     },
-    {
-      explicitIdKeys: deps.calendar.explicitIdKeys,
-      internalDomains: deps.internalDomains,
-      matching: deps.matching,
-      ...(deps.rulesVersion === undefined ? {} : { rulesVersion: deps.rulesVersion }),
-      ...(deps.directory ? { directory: deps.directory } : {}),
-      ...(pin === undefined ? {} : { pin }),
-    },
+    matchDepsOf({ ...deps, explicitIdKeys: deps.calendar.explicitIdKeys }, pin),
   );
   const records = match.records;
   const found = Boolean(records.opportunityId ?? records.accountId ?? records.leadId);

@@ -59,5 +59,5 @@ export function crmChangeOf(notification: Pick<StoredNotification, 'sObjectType'
   } else return undefined;
   if (touches.length === 0) return undefined;
   const domains = emails.map((address) => address.slice(address.lastIndexOf('@') + 1));
-  return { touches, change: { emails, domains, accountIds }, cause: `${type} ${fields.Id ?? ''} changed in Salesforce`.replace('  ', ' ') };
+  return { touches, change: { emails, domains, accountIds }, cause: `${type}${fields.Id === undefined ? '' : ` ${fields.Id}`} changed in Salesforce` };
 }

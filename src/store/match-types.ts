@@ -60,9 +60,8 @@ export interface MatchStore {
   clearPin(meetingKey: string): Promise<boolean>;
   /** Meetings whose match since `since` looked at any of `touches`, each once. */
   meetingsTouching(touches: readonly MatchTouch[], since: number, limit: number): Promise<string[]>;
-  /** How far the sweep has read an object's changes (its SystemModstamp), or undefined before the first sweep. */
+  /** How far the sweep has read an object's changes (its SystemModstamp), or undefined before the first sweep; written with the sweep's outcome (FinishJob.watermarks). */
   getWatermark(object: string): Promise<string | undefined>;
-  setWatermark(object: string, modstamp: string, now: number): Promise<void>;
 }
 
 /** The parameters of SQL.insertMatchRecord for a finishing map-event job. */

@@ -86,13 +86,6 @@ export function createSqlMatchStore(runner: SqlRunner): MatchStore {
       const rows = await q(`SELECT modstamp FROM crm_watermarks WHERE object = $1`, [object]);
       return rows[0] === undefined ? undefined : String(rows[0].modstamp);
     },
-    async setWatermark(object, modstamp, now) {
-      await q(
-        `INSERT INTO crm_watermarks (object, modstamp, updated_at) VALUES ($1, $2, $3)
-         ON CONFLICT (object) DO UPDATE SET modstamp = excluded.modstamp, updated_at = excluded.updated_at`,
-        [object, modstamp, now],
-      );
-    },
     async clearPin(meetingKey) {
       const rows = await q(`DELETE FROM meeting_pins WHERE meeting_key = $1 RETURNING meeting_key`, [boundKey(meetingKey)]);
       return rows.length > 0;
