@@ -6,7 +6,7 @@ import { matchOf } from './matches.ts';
 import { deliveredOf, readbackView } from './readback-view.ts';
 import { DELIVERY_KINDS, type DeliveryFilterInput, type DeliveryListQuery, PAGE_LIMIT_MAX } from './request-schemas.ts';
 import type { DeliveryDetail } from './response-schemas.ts';
-import { attemptView, DELIVERY_SEARCH_FIELDS, deliverySummary, deliveryView, eventSummary, jobSummary } from './views.ts';
+import { attemptView, deliverySummary, deliveryView, eventSummary, jobSummary } from './views.ts';
 
 /** Deliveries are the jobs that call Momentum: remaps and imports (mapping jobs are not). */
 export const isDelivery = (job: Job): boolean => (DELIVERY_KINDS as readonly string[]).includes(job.kind);
@@ -20,15 +20,18 @@ export function deliveryFilter(input: DeliveryFilterInput): JobFilter {
     ...(input.meeting === undefined ? {} : { coalesceKey: input.meeting }),
     // The first 15 characters are the id itself (the 18-character form only adds a checksum), so
     // this finds the record whichever form the request carries (docs/protocols.md §2, record ids).
-    ...(input.salesforceId === undefined ? {} : { payloadContains: input.salesforceId.slice(0, 15) }),
+    // The search index narrows (it folds case); the payload check keeps the id's case exact.
+    ...(input.salesforceId === undefined ? {} : { textSearch: input.salesforceId.slice(0, 15), payloadContains: input.salesforceId.slice(0, 15) }),
   };
 }
 
 export async function listDeliveries(store: AdminStore, query: DeliveryListQuery) {
   const after = decodeCursor(query.cursor);
-  const search = query.q === undefined ? {} : { payloadSearch: { text: query.q, fields: DELIVERY_SEARCH_FIELDS } };
   const match = query.match === undefined ? {} : { matchOutcome: query.match };
-  const rows = await store.listJobs({ ...deliveryFilter(query), ...search, ...match, ...(after ? { after } : {}), limit: query.limit + 1 });
+  const filter = deliveryFilter(query);
+  // With both, q searches and the id narrows by its exact text in the payload.
+  const search = query.q === undefined ? {} : { textSearch: query.q };
+  const rows = await store.listJobs({ ...filter, ...search, ...match, ...(after ? { after } : {}), limit: query.limit + 1 });
   const delivered = await deliveredOf(store, rows);
   return pageOf(
     rows,

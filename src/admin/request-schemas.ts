@@ -68,7 +68,7 @@ const searchText = z
   // Search text is typed by a person: a control character (a pasted tab or newline) is a mistake.
   .refine((text) => !hasControlCharacter(text), { error: 'holds a control character' })
   .meta({
-    description: `Text in the meeting title, the source (TYPE:id), the import's meeting id or a Salesforce id; A-Z match a-z. At most ${SEARCH_TEXT_MAX} characters`,
+    description: `Text in the meeting title, the source (TYPE:id), the import's meeting id, a Salesforce id, or the host's or an attendee's email; A-Z match a-z. At most ${SEARCH_TEXT_MAX} characters`,
   });
 
 const matchOutcome = (what: string) =>

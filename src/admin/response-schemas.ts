@@ -115,6 +115,16 @@ export const statsSchema = z.object({
   pendingByPriority: z
     .array(z.object({ kind: z.string(), priority: z.enum(['operator', 'live', 'bulk']), count: z.int() }))
     .meta({ description: 'Pending jobs per priority class: operator actions go first, then live changes, then bulk replays' }),
+  stored: z
+    .object({
+      inboundMessages: z.int(),
+      inboundEvents: z.int(),
+      jobs: z.int(),
+      attempts: z.int(),
+      oldestEventAt: time.nullable().meta({ description: 'The oldest inbound event still stored (RETENTION_DAYS removes older ones)' }),
+      oldestJobAt: time.nullable(),
+    })
+    .meta({ description: 'How much the store holds: rows per table, from counters kept as rows change' }),
   rateLimit: z
     .object({
       key: z.string(),

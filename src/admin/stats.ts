@@ -21,6 +21,11 @@ export async function adminStats(store: AdminStore, bucket: RateBucket | undefin
     oldestPending: stats.oldestPending.map((entry) => ({ kind: entry.kind, createdAt: iso(entry.createdAt), ageMs: entry.ageMs })),
     deadLast24h: stats.deadLast24h,
     pendingByPriority: stats.pendingByPriority,
+    stored: {
+      ...stats.stored,
+      oldestEventAt: stats.stored.oldestEventAt === null ? null : iso(stats.stored.oldestEventAt),
+      oldestJobAt: stats.stored.oldestJobAt === null ? null : iso(stats.stored.oldestJobAt),
+    },
     rateLimit:
       state === undefined
         ? null

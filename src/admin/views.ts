@@ -101,19 +101,6 @@ export function deliverySummary(job: Job, delivered?: DeliveredMeeting): Deliver
   };
 }
 
-/** Where deliverySummary reads what `?q=` searches: the titles, the source as TYPE:id, the import's meeting id, the Salesforce ids. */
-export const DELIVERY_SEARCH_FIELDS: ReadonlyArray<ReadonlyArray<readonly string[]>> = [
-  [['request', 'meetingDetails', 'title']],
-  [['request', 'meeting', 'title']],
-  [
-    ['request', 'source', 'type'],
-    ['request', 'source', 'id'],
-  ],
-  [['request', 'meeting', 'id']],
-  ...REMAP_ID_FIELDS.map((field) => [['request', 'salesforceRecords', field]]),
-  ...IMPORT_ID_FIELDS.map((field) => [['request', 'meeting', field]]),
-];
-
 /** A delivery's payload as stored: `{request, flags, replay?}` for a remap, `{request}` for an import. */
 export function deliveryView(job: Job): DeliveryDetail['delivery'] {
   const payload = isRecord(job.payload) ? job.payload : {};

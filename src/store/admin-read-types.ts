@@ -3,7 +3,7 @@ import type { Job, JobState, PriorityClass } from './job-types.ts';
 
 /** What operators and the metrics read from the store: statistics, listings, activity, replays. */
 
-/** What the metrics and the admin stats read: one consistent pass over the jobs table. */
+/** What the metrics and the admin stats read: the store's counters and a few index probes (stats-sql.ts). */
 export interface StoreStats {
   /** The clock the ages and the 24 h window were computed against. */
   at: number;
@@ -15,6 +15,16 @@ export interface StoreStats {
   deadLast24h: Array<{ kind: string; count: number }>;
   /** Pending jobs per priority class and kind: what goes first under a backlog. */
   pendingByPriority: Array<{ kind: string; priority: PriorityClass; count: number }>;
+  /** How much is stored, and since when (retention keeps this bounded). */
+  stored: {
+    inboundMessages: number;
+    inboundEvents: number;
+    jobs: number;
+    attempts: number;
+    /** Epoch ms of the oldest stored inbound event and job; null when there is none. */
+    oldestEventAt: number | null;
+    oldestJobAt: number | null;
+  };
 }
 
 /** A keyset position: rows strictly past it in the listing order. */
@@ -36,8 +46,14 @@ export interface JobFilter {
   replayOf?: number;
   /** The payload's JSON text contains this text, case-sensitively (a Salesforce id). */
   payloadContains?: string;
-  /** Text in chosen fields of the payload, ignoring ASCII case (an operator's search). */
+  /** Text in chosen fields of the payload, ignoring ASCII case; reads every payload (no index): tests and small stores. */
   payloadSearch?: PayloadSearch;
+  /**
+   * Text in a delivery's search document (read-model-migration.ts: titles, source, meeting id,
+   * Salesforce ids, host and attendee emails), A-Z and a-z alike: the operator's search, answered
+   * from the trigram index (job-search-sql.ts). Only deliveries (remap, import) have a document.
+   */
+  textSearch?: string;
   /** Only jobs no other job replays yet (bulk replay must not send one delivery twice). */
   notReplayed?: boolean;
   /** Jobs of the events whose map-event jobs have this serial key: a meeting's deliveries (match records' meeting key). */

@@ -1,6 +1,7 @@
 import { DELIVERED_MEETINGS_MIGRATION } from './delivered-migration.ts';
 import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
+import { READ_MODEL_MIGRATION } from './read-model-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface Migration {
   statements: string[];
   /** Run after `statements` on PostgreSQL only: what SQLite needs no counterpart for (a function). */
   postgresStatements?: string[];
+  /** Run after `statements` on SQLite only: what each engine does its own way (triggers, full-text tables). */
+  sqliteStatements?: string[];
 }
 
 const TYPES: Record<Dialect, Record<string, string>> = {
@@ -258,6 +261,7 @@ const MIGRATIONS: Migration[] = [
   // Versions 10 and 12 are other work's; a gap is harmless (each version is applied once, in list order).
   { version: 11, name: MEETING_IDENTITY_MIGRATION.name, statements: [...MEETING_IDENTITY_MIGRATION.statements] },
   { version: 12, name: DELIVERED_MEETINGS_MIGRATION.name, statements: [...DELIVERED_MEETINGS_MIGRATION.statements] },
+  READ_MODEL_MIGRATION,
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */
@@ -265,7 +269,7 @@ export function migrationsFor(dialect: Dialect): Migration[] {
   const types = TYPES[dialect];
   return MIGRATIONS.map((migration) => ({
     ...migration,
-    statements: [...migration.statements, ...(dialect === 'postgres' ? (migration.postgresStatements ?? []) : [])].map((sql) =>
+    statements: [...migration.statements, ...((dialect === 'postgres' ? migration.postgresStatements : migration.sqliteStatements) ?? [])].map((sql) =>
       sql.replace(/\{(\w+)\}/g, (_, name: string) => types[name] ?? `{${name}}`),
     ),
   }));

@@ -1,17 +1,8 @@
+import { documentHas, foldAscii, idsTable, type SearchPlan } from './job-search-sql.ts';
 import type { Dialect } from './migrations.ts';
-import type { Row } from './row-mappers.ts';
 import { limitParam } from './sql.ts';
 import { boundKey } from './store-values.ts';
-import {
-  type EventListQuery,
-  JOB_PRIORITY,
-  type JobFilter,
-  type JobListQuery,
-  type JobState,
-  type PayloadSearch,
-  type PriorityClass,
-  type StoreStats,
-} from './types.ts';
+import type { EventListQuery, JobFilter, JobListQuery, PayloadSearch } from './types.ts';
 
 /**
  * Read models over the store (admin API, metrics), shared by both engines. Listings are built from
@@ -26,45 +17,11 @@ export interface BuiltQuery {
   params: Params;
 }
 
-const DAY_MS = 86_400_000;
-
 export const READ_SQL = {
-  /**
-   * One statement, so PostgreSQL answers from one snapshot: counts per kind and state, the oldest
-   * pending job per kind, and jobs that ended dead since $1 (a dead job is never updated again).
-   */
-  stats: `SELECT 'count' AS what, kind, state, COUNT(*) AS n FROM jobs GROUP BY state, kind
-    UNION ALL SELECT 'oldest', kind, 'pending', MIN(created_at) FROM jobs WHERE state = 'pending' GROUP BY kind
-    UNION ALL SELECT 'dead', kind, 'dead', COUNT(*) FROM jobs WHERE state = 'dead' AND updated_at >= CAST($1 AS BIGINT) GROUP BY kind
-    UNION ALL SELECT 'priority', kind, CAST(priority AS TEXT), COUNT(*) FROM jobs WHERE state = 'pending' GROUP BY kind, priority`,
   getMessage: `SELECT * FROM inbound_messages WHERE id = $1`,
   /** Only a pending job may be cancelled: the state check and the change are one statement. */
   cancelJob: `UPDATE jobs SET state = 'cancelled', last_error = $2, updated_at = $3 WHERE id = $1 AND state = 'pending' RETURNING *`,
 } as const;
-
-export const statsSince = (now: number): number => now - DAY_MS;
-
-export function statsFromRows(rows: Row[], at: number): StoreStats {
-  const stats: StoreStats = { at, counts: [], oldestPending: [], deadLast24h: [], pendingByPriority: [] };
-  const classes = Object.entries(JOB_PRIORITY) as Array<[PriorityClass, number]>;
-  for (const row of rows) {
-    const kind = String(row.kind);
-    const n = Number(row.n);
-    if (row.what === 'count') stats.counts.push({ kind, state: String(row.state) as JobState, count: n });
-    else if (row.what === 'oldest') stats.oldestPending.push({ kind, createdAt: n, ageMs: Math.max(0, at - n) });
-    else if (row.what === 'priority') {
-      const priority = classes.find(([, value]) => value === Number(row.state))?.[0];
-      if (priority !== undefined) stats.pendingByPriority.push({ kind, priority, count: n });
-    } else stats.deadLast24h.push({ kind, count: n });
-  }
-  const byKindState = (a: { kind: string; state?: string }, b: { kind: string; state?: string }) =>
-    a.kind.localeCompare(b.kind) || (a.state ?? '').localeCompare(b.state ?? '');
-  stats.counts.sort(byKindState);
-  stats.oldestPending.sort(byKindState);
-  stats.deadLast24h.sort(byKindState);
-  stats.pendingByPriority.sort((a, b) => JOB_PRIORITY[a.priority] - JOB_PRIORITY[b.priority] || a.kind.localeCompare(b.kind));
-  return stats;
-}
 
 export function placeholders(params: Params) {
   return (value: string | number): string => {
@@ -141,22 +98,42 @@ function searchCondition(search: PayloadSearch, dialect: Dialect, add: (value: s
 
 const whereClause = (conditions: string[]): string => (conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`);
 
-export function jobListQuery(query: JobListQuery, dialect: Dialect): BuiltQuery {
+/**
+ * Where a listing reads its jobs from, and the columns its keyset order walks. A `textSearch`
+ * reads through the search plan (job-search-sql.ts): the probe's ids, or a walk of job_search in
+ * time order; `CROSS JOIN` makes SQLite drive from the left (PostgreSQL plans joins freely).
+ */
+function jobSource(filter: JobFilter, dialect: Dialect, plan: SearchPlan | undefined, add: (value: string | number) => string, where: string[]) {
+  if (filter.textSearch === undefined) return { from: 'jobs j', time: 'j.created_at', id: 'j.id' };
+  const exact = documentHas(dialect, add(foldAscii(filter.textSearch)));
+  if (plan === undefined) throw new Error('a text search needs its plan (planSearch)');
+  if (plan.kind === 'ids') {
+    where.push('s.job_id = c.value', 'j.id = c.value', exact);
+    return { from: `${idsTable(dialect, add(JSON.stringify(plan.ids)))} c CROSS JOIN job_search s CROSS JOIN jobs j`, time: 'j.created_at', id: 'j.id' };
+  }
+  where.push('j.id = s.job_id', exact);
+  return { from: 'job_search s CROSS JOIN jobs j', time: 's.created_at', id: 's.job_id' };
+}
+
+export function jobListQuery(query: JobListQuery, dialect: Dialect, plan?: SearchPlan): BuiltQuery {
   const params: Params = [];
   const conditions = jobConditions(query, dialect, params);
   const add = placeholders(params);
+  const source = jobSource(query, dialect, plan, add, conditions);
   const newest = (query.order ?? 'newest') === 'newest';
   if (query.after !== undefined) {
-    conditions.push(`(j.created_at, j.id) ${newest ? '<' : '>'} (CAST(${add(query.after.at)} AS BIGINT), CAST(${add(query.after.id)} AS BIGINT))`);
+    conditions.push(`(${source.time}, ${source.id}) ${newest ? '<' : '>'} (CAST(${add(query.after.at)} AS BIGINT), CAST(${add(query.after.id)} AS BIGINT))`);
   }
   const direction = newest ? 'DESC' : 'ASC';
-  const sql = `SELECT j.* FROM jobs j${whereClause(conditions)} ORDER BY j.created_at ${direction}, j.id ${direction} ${limitParam(add(query.limit))}`;
+  const sql = `SELECT j.* FROM ${source.from}${whereClause(conditions)} ORDER BY ${source.time} ${direction}, ${source.id} ${direction} ${limitParam(add(query.limit))}`;
   return { sql, params };
 }
 
-export function jobCountQuery(filter: JobFilter, dialect: Dialect): BuiltQuery {
+export function jobCountQuery(filter: JobFilter, dialect: Dialect, plan?: SearchPlan): BuiltQuery {
   const params: Params = [];
-  return { sql: `SELECT COUNT(*) AS n FROM jobs j${whereClause(jobConditions(filter, dialect, params))}`, params };
+  const conditions = jobConditions(filter, dialect, params);
+  const source = jobSource(filter, dialect, plan, placeholders(params), conditions);
+  return { sql: `SELECT COUNT(*) AS n FROM ${source.from}${whereClause(conditions)}`, params };
 }
 
 export function eventListQuery(query: EventListQuery): BuiltQuery {

@@ -51,7 +51,14 @@ export function readConformance(harness: StoreHarness): void {
     it('when the store is empty, then stats have no counts and nothing pending', async () => {
       const { store } = await fixture.fresh();
 
-      expect(await store.stats(T0)).toEqual({ at: T0, counts: [], oldestPending: [], deadLast24h: [], pendingByPriority: [] });
+      expect(await store.stats(T0)).toEqual({
+        at: T0,
+        counts: [],
+        oldestPending: [],
+        deadLast24h: [],
+        pendingByPriority: [],
+        stored: { inboundMessages: 0, inboundEvents: 0, jobs: 0, attempts: 0, oldestEventAt: null, oldestJobAt: null },
+      });
     });
 
     it('when jobs are listed page by page, then they come newest first, each exactly once, and a row added meanwhile never shifts a page', async () => {

@@ -10,6 +10,7 @@ import { meetingConformance } from './conformance-meetings.ts';
 import { orderingConformance } from './conformance-ordering.ts';
 import { pacingConformance } from './conformance-pacing.ts';
 import { priorityConformance } from './conformance-priority.ts';
+import { readModelConformance } from './conformance-read-models.ts';
 import { readConformance } from './conformance-reads.ts';
 import { replayConformance } from './conformance-replays.ts';
 
@@ -25,6 +26,7 @@ export function registerStoreConformance(harness: StoreHarness): void {
   priorityConformance(harness);
   orderingConformance(harness);
   readConformance(harness);
+  readModelConformance(harness);
   activityConformance(harness);
   replayConformance(harness);
   matchConformance(harness);

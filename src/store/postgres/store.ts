@@ -11,6 +11,7 @@ import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
 import type { FinishJob, Store } from '../types.ts';
+import { startCountFold } from './count-fold.ts';
 import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './jobs.ts';
 import { startPgListener } from './listener.ts';
 import { ensureSchema, migratePostgres } from './migrate.ts';
@@ -72,6 +73,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     const [row] = await db.query(sql, params);
     return row === undefined ? undefined : map(row);
   };
+  const fold = startCountFold(db, logger);
   return {
     engine: 'postgres',
     channels: createSqlChannelStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
@@ -91,6 +93,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     async close() {
       if (closed) return;
       closed = true;
+      await fold.stop();
       await listener?.close();
       await db.pool.end();
     },

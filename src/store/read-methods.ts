@@ -1,0 +1,51 @@
+import { activityFromRows, activityQuery } from './activity-sql.ts';
+import { foldAscii, planSearch, type SearchPlan } from './job-search-sql.ts';
+import type { Dialect } from './migrations.ts';
+import { eventListQuery, jobCountQuery, jobListQuery, READ_SQL } from './read-sql.ts';
+import { eventFromRow, jobFromRow, messageFromRow, type Row } from './row-mappers.ts';
+import { countersFromRows, deadWindowStart, probesQuery, STATS_SQL, statsFrom } from './stats-sql.ts';
+import type { JobFilter, Store } from './types.ts';
+
+export type ReadMethods = Pick<Store, 'stats' | 'listJobs' | 'countJobs' | 'listEvents' | 'activity' | 'getMessage' | 'cancelJob'>;
+
+/** One read statement's rows; each engine decides where it runs (its admin reads stay off the ack path). */
+export type ReadQuery = (sql: string, params: ReadonlyArray<string | number | null>) => Promise<Row[]>;
+
+/**
+ * The read models behind the admin API and the metrics, the same on both engines: SQL from
+ * read-sql.ts, stats-sql.ts, activity-sql.ts and job-search-sql.ts, run through `read`.
+ */
+export function createReadMethods(dialect: Dialect, read: ReadQuery): Omit<ReadMethods, 'cancelJob'> {
+  const planFor = async (filter: JobFilter): Promise<SearchPlan | undefined> =>
+    filter.textSearch === undefined ? undefined : planSearch(foldAscii(filter.textSearch), dialect, read);
+  return {
+    async stats(now = Date.now()) {
+      const totals = countersFromRows(await read(STATS_SQL.counts, []));
+      const kinds = [...new Set([...totals.jobs.values()].map((entry) => entry.kind))].sort();
+      const pending = new Set([...totals.jobs.values()].filter((entry) => entry.state === 'pending').map((entry) => entry.kind));
+      const { sql, params } = probesQuery(kinds, pending, deadWindowStart(now));
+      return statsFrom(totals, await read(sql, params), now);
+    },
+    async listJobs(query) {
+      const { sql, params } = jobListQuery(query, dialect, await planFor(query));
+      return (await read(sql, params)).map(jobFromRow);
+    },
+    async countJobs(filter) {
+      const { sql, params } = jobCountQuery(filter, dialect, await planFor(filter));
+      const [row] = await read(sql, params);
+      return Number(row?.n ?? 0);
+    },
+    async listEvents(query) {
+      const { sql, params } = eventListQuery(query);
+      return (await read(sql, params)).map(eventFromRow);
+    },
+    async activity(query) {
+      const { sql, params } = activityQuery(query);
+      return activityFromRows(await read(sql, params), query);
+    },
+    async getMessage(id) {
+      const [row] = await read(READ_SQL.getMessage, [id]);
+      return row === undefined ? undefined : messageFromRow(row);
+    },
+  };
+}
