@@ -4,20 +4,31 @@ import { limitParam } from './sql.ts';
 
 /**
  * The operator's search over deliveries (`JobFilter.textSearch`), answered from `job_search`
- * (read-model-migration.ts) in time that follows the answer, not the table:
+ * (read-model-migration.ts) in time that follows the answer, not the table. A trigram index
+ * cannot return rows in time order, and its cost grows with how common the text's trigrams are
+ * (PostgreSQL's GIN builds the whole bitmap before any LIMIT), so a search goes in steps:
  *
- * 1. A probe asks the trigram index (pg_trgm's GIN, SQLite's FTS5 trigram table) for at most
- *    PROBE_CAP + 1 matching ids. A rare text (a Salesforce id, an email, a word that matches
- *    nothing) ends here: the listing reads those jobs by id and sorts a few thousand rows at most.
- * 2. A common text (more than PROBE_CAP matches, or under three characters, which a trigram index
- *    cannot look up) is found by walking `job_search` newest first on its time index: at least one
- *    row in every (table size / PROBE_CAP) matches, so a page fills after a bounded walk. A trigram
- *    index cannot return rows in time order, which is why the walk exists at all.
+ * 1. A window: the next WALK_WINDOW documents in the listing's order, checked for the text. A
+ *    common text (a title word, a company's email domain) fills the page here, and the rows past
+ *    the window all come later in the order, so the page is exact.
+ * 2. A probe of the trigram index (pg_trgm's GIN, SQLite's FTS5 trigram table) for one segment of
+ *    the text (its letters and digits between separators), the one likeliest to be rare first:
+ *    one holding a digit (an id, a numbered room), then the longest. A rare segment answers with
+ *    at most PROBE_CAP ids, and the listing reads those jobs by id. Probing one segment rather
+ *    than the whole text keeps common pieces (`google_calendar:`, `@acme.com`) out of the index
+ *    lookup.
+ * 3. Otherwise (no segment of three characters, the least a trigram index looks up, or every
+ *    probe too common) a walk of job_search in time order to the end of the page.
  *
- * Both steps check the exact text (`instr`/`strpos` on the folded document), so the index only
- * narrows: SQLite's trigram table folds more than ASCII, and the answer must not depend on which
- * engine gave it.
+ * Every step checks the exact text (`instr`/`strpos` on the folded document), so the index only
+ * narrows: SQLite's trigram table folds more than ASCII, a segment matches more than the text,
+ * and the answer must not depend on which engine or step gave it.
  */
+
+/** Documents a search reads in time order before it asks the index. */
+export const WALK_WINDOW = 20_000;
+/** Segments probed before a search falls back to the walk. */
+const PROBES_MAX = 2;
 
 /** Above this many matches a text counts as common: walked, not sorted. */
 export const PROBE_CAP = 5000;
@@ -28,29 +39,33 @@ export const foldAscii = (text: string): string => text.replace(/[A-Z]+/g, (lett
 /** Trigram indexes need three characters to look anything up. */
 export const indexable = (text: string): boolean => [...text].length >= 3;
 
-export type SearchPlan = { kind: 'ids'; ids: number[] } | { kind: 'walk' };
+export type SearchPlan = { kind: 'ids'; ids: number[] } | { kind: 'walk'; windowRows?: number };
 
-/** Step 1: the probe's SQL and parameters for the folded text. */
-export function probeQuery(folded: string, dialect: Dialect): { sql: string; params: Array<string | number> } {
-  if (dialect === 'sqlite') {
-    // An FTS5 phrase: the text inside double quotes, a quote doubled; newest ids first (FTS5 walks rowids in either order).
-    return {
-      sql: `SELECT rowid AS id FROM job_search_fts WHERE job_search_fts MATCH $1 ORDER BY rowid DESC ${limitParam('$2')}`,
-      params: [`"${folded.replaceAll('"', '""')}"`, PROBE_CAP + 1],
-    };
-  }
-  // LIKE is what pg_trgm's GIN operator class serves; its wildcards and escape in the text are made literal.
-  return {
-    sql: `SELECT job_id AS id FROM job_search WHERE text LIKE $1 ${limitParam('$2')}`,
-    params: [`%${folded.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, PROBE_CAP + 1],
-  };
+/** The segments worth probing, likeliest rare first. */
+export function probeSegments(folded: string): string[] {
+  const segments = [...new Set(folded.split(/[^\p{L}\p{N}]+/u))].filter(indexable);
+  const hasDigit = (segment: string) => /\p{N}/u.test(segment);
+  return segments.sort((a, b) => Number(hasDigit(b)) - Number(hasDigit(a)) || [...b].length - [...a].length).slice(0, PROBES_MAX);
 }
 
+/** Step 2's probe of one segment: its SQL and parameters. */
+export function probeQuery(segment: string, dialect: Dialect): { sql: string; params: Array<string | number> } {
+  if (dialect === 'sqlite') {
+    // An FTS5 phrase: the segment inside double quotes (a segment holds no quote).
+    return { sql: `SELECT rowid AS id FROM job_search_fts WHERE job_search_fts MATCH $1 ${limitParam('$2')}`, params: [`"${segment}"`, PROBE_CAP + 1] };
+  }
+  // LIKE is what pg_trgm's GIN operator class serves; a segment holds no LIKE wildcard.
+  return { sql: `SELECT job_id AS id FROM job_search WHERE text LIKE $1 ${limitParam('$2')}`, params: [`%${segment}%`, PROBE_CAP + 1] };
+}
+
+/** Steps 2 and 3: the ids of the first rare segment, or the walk. */
 export async function planSearch(folded: string, dialect: Dialect, all: (sql: string, params: Array<string | number>) => Promise<Row[]>): Promise<SearchPlan> {
-  if (!indexable(folded)) return { kind: 'walk' };
-  const { sql, params } = probeQuery(folded, dialect);
-  const rows = await all(sql, params);
-  return rows.length > PROBE_CAP ? { kind: 'walk' } : { kind: 'ids', ids: rows.map((row) => Number(row.id)) };
+  for (const segment of probeSegments(folded)) {
+    const { sql, params } = probeQuery(segment, dialect);
+    const rows = await all(sql, params);
+    if (rows.length <= PROBE_CAP) return { kind: 'ids', ids: rows.map((row) => Number(row.id)) };
+  }
+  return { kind: 'walk' };
 }
 
 /** The exact check of the folded text in a delivery's document `s`. */

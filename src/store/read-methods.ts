@@ -1,5 +1,5 @@
 import { activityFromRows, activityQuery } from './activity-sql.ts';
-import { foldAscii, planSearch, type SearchPlan } from './job-search-sql.ts';
+import { foldAscii, planSearch, type SearchPlan, WALK_WINDOW } from './job-search-sql.ts';
 import type { Dialect } from './migrations.ts';
 import { eventListQuery, jobCountQuery, jobListQuery, READ_SQL } from './read-sql.ts';
 import { eventFromRow, jobFromRow, messageFromRow, type Row } from './row-mappers.ts';
@@ -27,8 +27,14 @@ export function createReadMethods(dialect: Dialect, read: ReadQuery): Omit<ReadM
       return statsFrom(totals, await read(sql, params), now);
     },
     async listJobs(query) {
-      const { sql, params } = jobListQuery(query, dialect, await planFor(query));
-      return (await read(sql, params)).map(jobFromRow);
+      const list = async (plan?: SearchPlan) => {
+        const { sql, params } = jobListQuery(query, dialect, plan);
+        return (await read(sql, params)).map(jobFromRow);
+      };
+      if (query.textSearch === undefined) return list();
+      // A window of the newest documents first (job-search-sql.ts): a full page there is the exact answer.
+      const windowed = await list({ kind: 'walk', windowRows: WALK_WINDOW });
+      return windowed.length >= query.limit ? windowed : list(await planFor(query));
     },
     async countJobs(filter) {
       const { sql, params } = jobCountQuery(filter, dialect, await planFor(filter));

@@ -32,15 +32,21 @@ const FOLD_SQL = `WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtext('crm-s
   )
   SELECT COUNT(*) AS n FROM moved`;
 
-/** Folds until no delta is left (or another instance holds the fold); returns how many it moved. */
+/**
+ * Folds until no delta is left (or another instance holds the fold); returns how many it moved.
+ * After a burst (a bulk load, a retention pass) the emptied table is vacuumed at once: until
+ * autovacuum comes by, every read of the deltas would step over the dead rows.
+ */
 export async function foldCounts(db: PgDatabase): Promise<number> {
   let total = 0;
   for (;;) {
     const [row] = await db.query(FOLD_SQL);
     const moved = Number(row?.n ?? 0);
     total += moved;
-    if (moved < FOLD_BATCH) return total;
+    if (moved < FOLD_BATCH) break;
   }
+  if (total >= FOLD_BATCH) await db.query('VACUUM count_deltas');
+  return total;
 }
 
 /** Folds every FOLD_INTERVAL_MS until stopped; a failed fold is logged and tried again next time. */
