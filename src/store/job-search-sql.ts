@@ -58,8 +58,16 @@ export function probeQuery(segment: string, dialect: Dialect): { sql: string; pa
   return { sql: `SELECT job_id AS id FROM job_search WHERE text LIKE $1 ${limitParam('$2')}`, params: [`%${segment}%`, PROBE_CAP + 1] };
 }
 
-/** Steps 2 and 3: the ids of the first rare segment, or the walk. */
+/** A whole Salesforce id (15 or 18 letters and digits, folded): looked up in job_record_ids by its 15-character form. */
+const RECORD_ID = /^[a-z0-9]{15}(?:[a-z0-9]{3})?$/;
+
+/** Steps 2 and 3: the deliveries naming the Salesforce id, or the ids of the first rare segment, or the walk. */
 export async function planSearch(folded: string, dialect: Dialect, all: (sql: string, params: Array<string | number>) => Promise<Row[]>): Promise<SearchPlan> {
+  if (RECORD_ID.test(folded)) {
+    const rows = await all(`SELECT job_id AS id FROM job_record_ids WHERE record_id = $1 ${limitParam('$2')}`, [folded.slice(0, 15), PROBE_CAP + 1]);
+    // An id found there is a complete answer only when it names a record; otherwise it may sit in a title: probe as text.
+    if (rows.length > 0 && rows.length <= PROBE_CAP) return { kind: 'ids', ids: rows.map((row) => Number(row.id)) };
+  }
   for (const segment of probeSegments(folded)) {
     const { sql, params } = probeQuery(segment, dialect);
     const rows = await all(sql, params);

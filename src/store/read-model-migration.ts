@@ -5,6 +5,7 @@
  * - `store_counts`: rows per table, and jobs per kind, state and priority (`jobs|kind|state|priority`).
  * - `activity_counts`: inbound events per source and ended jobs per kind and state, per minute and
  *   per hour (`span` is the bucket length in ms). A deleted row is not taken back: it happened.
+ * - `job_record_ids`: each delivery's Salesforce ids (15 characters, folded), for an exact lookup.
  * - `job_search`: each delivery's searchable text (title, source, meeting id, Salesforce ids,
  *   host and attendee emails), ASCII letters folded to lower case, with a trigram index: pg_trgm's
  *   GIN on PostgreSQL, an FTS5 trigram table on SQLite.
@@ -36,10 +37,18 @@ const SQLITE_SEARCH_TEXT = `lower(concat_ws(char(10),
   json_extract(NEW.payload, '$.request.meeting.host.email'),
   (SELECT group_concat(json_extract(a.value, '$.email'), char(10)) FROM json_each(NEW.payload, '$.request.meeting.attendees') a)))`;
 
+const SQLITE_RECORD_IDS = `INSERT OR IGNORE INTO job_record_ids (record_id, job_id) SELECT lower(substr(v, 1, 15)), NEW.id FROM (
+    SELECT json_extract(NEW.payload, '$.request.salesforceRecords.opportunityId') AS v
+    UNION ALL SELECT json_extract(NEW.payload, '$.request.salesforceRecords.accountId')
+    UNION ALL SELECT json_extract(NEW.payload, '$.request.salesforceRecords.leadId')
+    UNION ALL SELECT json_extract(NEW.payload, '$.request.meeting.salesforceAccountId')
+    UNION ALL SELECT json_extract(NEW.payload, '$.request.meeting.salesforceOpportunityId')) WHERE typeof(v) = 'text' AND length(v) >= 15;`;
 const SQLITE_INDEX_JOB = `INSERT INTO job_search (job_id, created_at, text) VALUES (NEW.id, NEW.created_at, ${SQLITE_SEARCH_TEXT});
-  INSERT INTO job_search_fts (rowid, text) SELECT job_id, text FROM job_search WHERE job_id = NEW.id;`;
+  INSERT INTO job_search_fts (rowid, text) SELECT job_id, text FROM job_search WHERE job_id = NEW.id;
+  ${SQLITE_RECORD_IDS}`;
 const SQLITE_INDEX_JOB_IF_VALID = `INSERT INTO job_search (job_id, created_at, text) SELECT NEW.id, NEW.created_at, ${SQLITE_SEARCH_TEXT} WHERE json_valid(NEW.payload);
-  INSERT INTO job_search_fts (rowid, text) SELECT job_id, text FROM job_search WHERE job_id = NEW.id;`;
+  INSERT INTO job_search_fts (rowid, text) SELECT job_id, text FROM job_search WHERE job_id = NEW.id;
+  ${SQLITE_RECORD_IDS.replaceAll('NEW.payload', "CASE WHEN json_valid(NEW.payload) THEN NEW.payload ELSE '{}' END")}`;
 
 const jobCountName = (row: 'NEW' | 'OLD') => `'jobs|' || ${row}.kind || '|' || ${row}.state || '|' || ${row}.priority`;
 
@@ -81,12 +90,14 @@ const SQLITE_STATEMENTS = [
     BEGIN
       DELETE FROM job_search WHERE job_id = OLD.id;
       DELETE FROM job_search_fts WHERE rowid = OLD.id;
+      DELETE FROM job_record_ids WHERE job_id = OLD.id;
       ${SQLITE_INDEX_JOB_IF_VALID}
     END`,
   `CREATE TRIGGER jobs_search_delete AFTER DELETE ON jobs WHEN OLD.kind IN ('remap', 'import')
     BEGIN
       DELETE FROM job_search WHERE job_id = OLD.id;
       DELETE FROM job_search_fts WHERE rowid = OLD.id;
+      DELETE FROM job_record_ids WHERE job_id = OLD.id;
     END`,
 ];
 
@@ -106,6 +117,16 @@ const PG_SEARCH_TEXT = `(SELECT translate(concat_ws(chr(10),
     (SELECT string_agg(a #>> '{email}', chr(10)) FROM jsonb_array_elements(
       CASE WHEN jsonb_typeof(p #> '{request,meeting,attendees}') = 'array' THEN p #> '{request,meeting,attendees}' ELSE '[]'::jsonb END) a)),
     'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'))`;
+
+const RECORD_PATHS = [
+  '{request,salesforceRecords,opportunityId}',
+  '{request,salesforceRecords,accountId}',
+  '{request,salesforceRecords,leadId}',
+  '{request,meeting,salesforceAccountId}',
+  '{request,meeting,salesforceOpportunityId}',
+];
+const PG_RECORD_FIELDS = RECORD_PATHS.map((path) => `d.p #> '${path}'`).join(', ');
+const PG_RECORD_ID = `translate(left(v #>> '{}', 15), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
 
 const PG_STATEMENTS = [
   // An extension is the database's, not the schema's: installed once (under a lock, as schemas
@@ -149,10 +170,14 @@ const PG_STATEMENTS = [
    BEGIN
      IF TG_OP IN ('UPDATE', 'DELETE') THEN
        DELETE FROM job_search WHERE job_id = OLD.id;
+       DELETE FROM job_record_ids WHERE job_id = OLD.id;
      END IF;
      IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.kind IN ('remap', 'import') THEN
        INSERT INTO job_search (job_id, created_at, text)
          SELECT NEW.id, NEW.created_at, ${PG_SEARCH_TEXT} FROM (SELECT bridge_search_json(NEW.payload) AS p) d WHERE d.p IS NOT NULL;
+       INSERT INTO job_record_ids (record_id, job_id)
+         SELECT DISTINCT ${PG_RECORD_ID}, NEW.id FROM (SELECT bridge_search_json(NEW.payload) AS p) d,
+           LATERAL unnest(ARRAY[${PG_RECORD_FIELDS}]) AS v WHERE jsonb_typeof(v) = 'string' AND length(v #>> '{}') >= 15;
      END IF;
      RETURN NULL;
    END $fn$`,
@@ -180,6 +205,19 @@ const BACKFILL = [
 
 const SQLITE_BACKFILL_SEARCH = `INSERT INTO job_search (job_id, created_at, text)
   SELECT NEW.id, NEW.created_at, ${SQLITE_SEARCH_TEXT} FROM (SELECT id, created_at, payload FROM jobs WHERE kind IN ('remap', 'import') AND json_valid(payload)) AS NEW`;
+const SQLITE_BACKFILL_RECORD_IDS = `INSERT OR IGNORE INTO job_record_ids (record_id, job_id) SELECT lower(substr(v, 1, 15)), id FROM (
+  ${[
+    '$.request.salesforceRecords.opportunityId',
+    '$.request.salesforceRecords.accountId',
+    '$.request.salesforceRecords.leadId',
+    '$.request.meeting.salesforceAccountId',
+    '$.request.meeting.salesforceOpportunityId',
+  ]
+    .map((path) => `SELECT id, json_extract(payload, '${path}') AS v FROM jobs WHERE kind IN ('remap', 'import') AND json_valid(payload)`)
+    .join(' UNION ALL ')}) WHERE typeof(v) = 'text' AND length(v) >= 15`;
+const PG_BACKFILL_RECORD_IDS = `INSERT INTO job_record_ids (record_id, job_id)
+  SELECT DISTINCT ${PG_RECORD_ID}, d.id FROM (SELECT id, bridge_search_json(payload) AS p FROM jobs WHERE kind IN ('remap', 'import')) d,
+    LATERAL unnest(ARRAY[${PG_RECORD_FIELDS}]) AS v WHERE jsonb_typeof(v) = 'string' AND length(v #>> '{}') >= 15`;
 const PG_BACKFILL_SEARCH = `INSERT INTO job_search (job_id, created_at, text)
   SELECT d.id, d.created_at, ${PG_SEARCH_TEXT} FROM (SELECT id, created_at, bridge_search_json(payload) AS p FROM jobs WHERE kind IN ('remap', 'import')) d WHERE d.p IS NOT NULL`;
 
@@ -201,13 +239,19 @@ export const READ_MODEL_MIGRATION = {
     `CREATE TABLE job_search (job_id {bigint} PRIMARY KEY, created_at {bigint} NOT NULL, text TEXT NOT NULL)`,
     // A common word is found newest first by walking this index (the trigram index cannot order).
     `CREATE INDEX job_search_created ON job_search (created_at, job_id)`,
+    // The Salesforce ids a delivery names, by their 15-character form folded like the document:
+    // ids share long common prefixes (key prefix, pod), so a trigram lookup of one reads big
+    // posting lists, where this is one B-tree probe.
+    `CREATE TABLE job_record_ids (record_id TEXT NOT NULL, job_id {bigint} NOT NULL, PRIMARY KEY (record_id, job_id))`,
+    `CREATE INDEX job_record_ids_job ON job_record_ids (job_id)`,
     ...BACKFILL,
   ],
   sqliteStatements: [
     ...SQLITE_STATEMENTS.slice(0, 1),
     SQLITE_BACKFILL_SEARCH,
+    SQLITE_BACKFILL_RECORD_IDS,
     `INSERT INTO job_search_fts (rowid, text) SELECT job_id, text FROM job_search`,
     ...SQLITE_STATEMENTS.slice(1),
   ],
-  postgresStatements: [PG_BACKFILL_SEARCH, ...PG_STATEMENTS],
+  postgresStatements: [PG_BACKFILL_SEARCH, PG_BACKFILL_RECORD_IDS, ...PG_STATEMENTS],
 };
