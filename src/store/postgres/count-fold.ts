@@ -49,11 +49,15 @@ export async function foldCounts(db: PgDatabase): Promise<number> {
   return total;
 }
 
-/** Folds every FOLD_INTERVAL_MS until stopped; a failed fold is logged and tried again next time. */
+/** Folds every FOLD_INTERVAL_MS (a fold still running skips the tick) until stopped; a failed fold is logged and tried again next time. */
 export function startCountFold(db: PgDatabase, logger: Logger): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
+  let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
-    running = foldCounts(db).catch((error: unknown) => logger.warn('folding the store counters failed; retried next interval', { error }));
+    running ??= foldCounts(db)
+      .catch((error: unknown) => logger.warn('folding the store counters failed; retried next interval', { error }))
+      .finally(() => {
+        running = undefined;
+      });
   }, FOLD_INTERVAL_MS);
   timer.unref();
   return {
