@@ -5,15 +5,16 @@ const preludesForTests = new Set<(dialect: Dialect) => string>();
 
 /**
  * Test-only: before every admin read, the engine runs `statement(dialect)` on the admin read path
- * (the SQLite read thread, the PostgreSQL admin pool), so a test can make admin reads as slow as a
- * search over a huge store without storing one. Returns the function that stops it.
+ * (the SQLite read threads, the PostgreSQL admin pool), under the same time limit: a test makes
+ * admin reads as slow as a search over a huge store without storing one, or proves what that path
+ * may not do. Returns the function that stops it.
  */
-export function slowAdminReadsForTests(statement: (dialect: Dialect) => string): () => void {
+export function runBeforeAdminReadsForTests(statement: (dialect: Dialect) => string): () => void {
   preludesForTests.add(statement);
   return () => void preludesForTests.delete(statement);
 }
 
-/** `read` with the test preludes (if any) run before each statement, on the same path. */
+/** `read`, running the test's statements (if any) before each of its own, on the same path. */
 export function withTestPreludes(dialect: Dialect, read: ReadQuery): ReadQuery {
   return async (sql, params) => {
     for (const prelude of [...preludesForTests]) await read(prelude(dialect), []);
