@@ -30,7 +30,13 @@ export interface RunningBridge {
  * they measure the store exactly as the bridge runs it.
  */
 export async function openInstrumentedStore(config: Config, logger: Logger, options: { schema?: string } = {}) {
-  const opened = await openStore(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, logger, ...options });
+  const opened = await openStore(config.DATABASE_URL, {
+    poolMax: config.DATABASE_POOL_MAX,
+    adminPoolMax: config.DATABASE_ADMIN_POOL_MAX,
+    adminReadTimeoutMs: config.ADMIN_READ_TIMEOUT,
+    logger,
+    ...options,
+  });
   const telemetry = createPrometheusMetrics({ store: opened, logger });
   return { store: countEnqueuedJobs(opened, telemetry.metrics), telemetry };
 }

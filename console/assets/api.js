@@ -14,8 +14,11 @@ export class ApiError extends Error {
  * @param {{ getKey: () => string | null, onUnauthorized: () => void }} options
  */
 export function createApi({ getKey, onUnauthorized }) {
-  /** @param {string} method @param {string} path @param {{ query?: Record<string, unknown>, body?: unknown }} [options] */
-  async function call(method, path, { query, body } = {}) {
+  /**
+   * @param {string} method @param {string} path
+   * @param {{ query?: Record<string, unknown>, body?: unknown, signal?: AbortSignal }} [options] `signal` aborts the request (a newer search superseded it)
+   */
+  async function call(method, path, { query, body, signal } = {}) {
     const url = new URL(path, document.baseURI);
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
@@ -28,6 +31,7 @@ export function createApi({ getKey, onUnauthorized }) {
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
       credentials: 'omit',
+      signal,
     });
     // A 204 (a cleared pin) has no body.
     const payload = response.status === 204 ? null : await response.json().catch(() => null);
@@ -39,7 +43,8 @@ export function createApi({ getKey, onUnauthorized }) {
     return payload;
   }
   return {
-    get: (path, query) => call('GET', path, { query }),
+    /** @param {string} path @param {Record<string, unknown>} [query] @param {{ signal?: AbortSignal }} [options] */
+    get: (path, query, { signal } = {}) => call('GET', path, { query, signal }),
     /** `query`: for the routes that take options as query parameters (a manual remap's flags). */
     post: (path, body, query) => call('POST', path, { body, query }),
     put: (path, body) => call('PUT', path, { body }),

@@ -64,11 +64,20 @@ export function createDeliveries({ api, detail, orgLinks }) {
     return tr;
   }
 
+  // The load in flight: a newer one (the operator typed on, changed a filter, paged) aborts it, so
+  // the server is not kept busy with a search nobody waits for and a late answer never overwrites a newer one.
+  let inFlight;
+
   async function load() {
+    inFlight?.abort();
+    const current = new AbortController();
+    inFlight = current;
     await orgLinks.learnFromLatest().catch(() => undefined);
+    if (current.signal.aborted) return;
     const q = search.value.trim();
-    const page = await attempt(() => api.get('deliveries', { state: stateFilter.value, kind: kindFilter.value, q, limit: PAGE_SIZE, cursor: pager.cursor() }));
-    if (page === undefined) return;
+    const query = { state: stateFilter.value, kind: kindFilter.value, q, limit: PAGE_SIZE, cursor: pager.cursor() };
+    const page = await attempt(() => api.get('deliveries', query, { signal: current.signal }));
+    if (page === undefined || current.signal.aborted) return;
     body.replaceChildren(
       ...(page.items.length
         ? page.items.map(row)

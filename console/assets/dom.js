@@ -60,11 +60,15 @@ export function showStatus(message, { error = false } = {}) {
   status.classList.toggle('error', error);
 }
 
-/** Runs an action, showing its failure on the status line instead of losing it in the console. */
+/**
+ * Runs an action, showing its failure on the status line instead of losing it in the console. An
+ * aborted request is no failure: the operator asked for something newer, which answers instead.
+ */
 export async function attempt(action) {
   try {
     return await action();
   } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') return undefined;
     showStatus(error instanceof Error ? error.message : String(error), { error: true });
     return undefined;
   }

@@ -11,6 +11,10 @@ import type { Store } from './types.ts';
 export interface OpenStoreOptions {
   /** PostgreSQL pool size (DATABASE_POOL_MAX). */
   poolMax?: number;
+  /** PostgreSQL: the admin reads' own pool size (DATABASE_ADMIN_POOL_MAX). */
+  adminPoolMax?: number;
+  /** How long an admin read may take (ADMIN_READ_TIMEOUT, in ms). */
+  adminReadTimeoutMs?: number;
   /** PostgreSQL only: create and use this schema (tests isolate themselves this way). */
   schema?: string;
   logger?: Logger;
@@ -38,7 +42,7 @@ async function openEngine(databaseUrl: string, options: OpenStoreOptions): Promi
   if (databaseUrl.startsWith('sqlite:')) {
     const location = databaseUrl.slice('sqlite:'.length);
     if (location === '') throw new AppError('invalid_database_url', 'sqlite: needs a path or :memory:');
-    return openSqliteStore(location, logger);
+    return openSqliteStore(location, logger, { adminReadTimeoutMs: options.adminReadTimeoutMs });
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const { url, schema: urlSchema } = splitSchemaParameter(databaseUrl);
@@ -46,7 +50,8 @@ async function openEngine(databaseUrl: string, options: OpenStoreOptions): Promi
     if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
       throw new AppError('invalid_schema', 'schema must be a lower-case SQL identifier');
     }
-    return openPostgresStore(url, { poolMax: options.poolMax ?? 10, schema, logger });
+    const { adminPoolMax, adminReadTimeoutMs } = options;
+    return openPostgresStore(url, { poolMax: options.poolMax ?? 10, adminPoolMax, adminReadTimeoutMs, schema, logger });
   }
   throw new AppError('invalid_database_url', 'expected sqlite:<path>, sqlite::memory: or postgres://…');
 }

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 
-import { int, type SettingsOf } from '../core/setting-kinds.ts';
+import { formatDuration } from '../core/durations.ts';
+import { duration, int, type SettingsOf } from '../core/setting-kinds.ts';
 
-/** Which database holds the bridge's state. */
+/** The admin read limits a store opened without settings (tests, benchmarks) uses: the settings' defaults. */
+export const ADMIN_READ_DEFAULTS = { timeoutMs: 5_000, poolMax: 2 } as const;
+
+/** Which database holds the bridge's state, and how far admin reads may reach into it. */
 export const storeSettings = {
   DATABASE_URL: z
     .string()
@@ -13,6 +17,15 @@ export const storeSettings = {
       example: 'sqlite:data/bridge.db',
     }),
   DATABASE_POOL_MAX: int(10, 1, 200, { description: 'PostgreSQL connection pool size', example: '10' }),
+  DATABASE_ADMIN_POOL_MAX: int(ADMIN_READ_DEFAULTS.poolMax, 1, 50, {
+    description: 'PostgreSQL: size of the pool admin reads (admin API, metrics) use, apart from DATABASE_POOL_MAX so they never hold a connection an ack needs',
+    example: '2',
+  }),
+  ADMIN_READ_TIMEOUT: duration(formatDuration(ADMIN_READ_DEFAULTS.timeoutMs), {
+    description:
+      'Longest an admin read (a search, a list, the stats) may run, and may wait for a read connection; past it the read is stopped and answered 503 (admin_read_timeout; admin_reads_busy if it never started)',
+    example: '5s',
+  }).refine((ms) => ms >= 100, 'expected at least 100ms'),
 };
 
 declare module '../core/config.ts' {

@@ -5,12 +5,14 @@ import { finishWakes, keysOf } from '../job-rules.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveAsync } from '../meeting-identities.ts';
 import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from '../row-mappers.ts';
+import { ADMIN_READ_DEFAULTS } from '../settings.ts';
 import { SQL } from '../sql.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
 import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
 import type { FinishJob, Store } from '../types.ts';
+import { createAdminPool } from './admin-pool.ts';
 import { startCountFold } from './count-fold.ts';
 import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './jobs.ts';
 import { startPgListener } from './listener.ts';
@@ -22,6 +24,10 @@ import { PG } from './sql.ts';
 
 export interface PostgresStoreOptions {
   poolMax: number;
+  /** DATABASE_ADMIN_POOL_MAX: the admin reads' own pool (admin-pool.ts). */
+  adminPoolMax?: number;
+  /** ADMIN_READ_TIMEOUT, in ms: each admin read's statement_timeout, and its longest wait for a connection. */
+  adminReadTimeoutMs?: number;
   schema?: string;
   logger: Logger;
   /** Called after each LISTEN (re)connect; lets tests wait for the listener's recovery. */
@@ -32,6 +38,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const { logger, schema } = options;
   const settings = { url, schema, poolMax: options.poolMax, logger };
   const db = createPgDatabase(settings);
+  const admin = createAdminPool({
+    ...settings,
+    adminPoolMax: options.adminPoolMax ?? ADMIN_READ_DEFAULTS.poolMax,
+    adminReadTimeoutMs: options.adminReadTimeoutMs ?? ADMIN_READ_DEFAULTS.timeoutMs,
+  });
   const instanceId = randomUUID();
   // Channels are database-wide; a schema gets its own so isolated stores do not wake each other.
   const channel = `bridge_jobs${schema ? `_${schema}` : ''}`.slice(0, 63);
@@ -51,6 +62,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     });
   } catch (error) {
     await db.pool.end().catch(() => undefined);
+    await admin.close().catch(() => undefined);
     throw error;
   }
 
@@ -95,6 +107,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       closed = true;
       await fold.stop();
       await listener?.close();
+      await admin.close();
       await db.pool.end();
     },
 
@@ -165,7 +178,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     getEvent: (id) => one(SQL.getEvent, [id], eventFromRow),
     lastSucceeded: (kind, coalesceKey) => one(SQL.lastSucceeded, [kind, coalesceKey], jobFromRow),
 
-    ...postgresReads(db),
+    ...postgresReads(db, admin.read),
 
     rateState: (key, requests, windowMs) => readRateState(db.pool, key, requests, windowMs),
     blockRate: async (key, untilMs) => void (await db.query(SQL.blockRate, [key, untilMs])),

@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveSync } from '../meeting-identities.ts';
 import { attemptFromRow, eventFromRow, jobFromRow } from '../row-mappers.ts';
+import { ADMIN_READ_DEFAULTS } from '../settings.ts';
 import { SQL } from '../sql.ts';
 import { createSqlChannelStore } from '../sql-channel-store.ts';
 import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
@@ -17,6 +18,7 @@ import { createGroupCommit } from './group-commit.ts';
 import { claimJobs, enqueueJobs, finishJob, ingestMessage, readRateState } from './jobs.ts';
 import { migrateSqlite } from './migrate.ts';
 import { createQueries, type Param } from './queries.ts';
+import { startReadThreads } from './read-threads.ts';
 import { sqliteReads } from './reads.ts';
 import { enqueueReplays } from './replays.ts';
 import { createWalSync } from './wal-sync.ts';
@@ -37,8 +39,13 @@ export function watchSqliteConnectionsForTests(watcher: (db: DatabaseSync, locat
   return () => void connectionWatchersForTests.delete(watcher);
 }
 
+export interface SqliteStoreOptions {
+  /** ADMIN_READ_TIMEOUT, in ms: how long an admin read may take on its read thread (not for `:memory:`). */
+  adminReadTimeoutMs?: number;
+}
+
 /** `:memory:` or a file path; the file's directory is created when missing. */
-export async function openSqliteStore(location: string, logger: Logger): Promise<Store> {
+export async function openSqliteStore(location: string, logger: Logger, options: SqliteStoreOptions = {}): Promise<Store> {
   if (location !== ':memory:') mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
   const db = new DatabaseSync(location, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
   // WAL lets reads run beside the writer. An ingested message is on disk (the WAL fsynced) before
@@ -77,6 +84,12 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     return work();
   };
   const clock = (now?: number) => now ?? Date.now();
+  // Admin reads never run on the event loop the acks need (read-threads.ts); `:memory:` has no file to share.
+  const readThreads =
+    location === ':memory:'
+      ? undefined
+      : startReadThreads({ location, timeoutMs: options.adminReadTimeoutMs ?? ADMIN_READ_DEFAULTS.timeoutMs, busyTimeoutMs: BUSY_TIMEOUT_MS, logger });
+  const adminRead = readThreads?.read ?? ((sql: string, params: ReadonlyArray<Param>) => read(() => q.all(sql, ...params)));
 
   return {
     engine: 'sqlite',
@@ -98,6 +111,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     async close() {
       if (closed) return;
       closed = true;
+      await readThreads?.close();
       await health.close();
       await batches.drain();
       await walSync?.close();
@@ -164,7 +178,7 @@ export async function openSqliteStore(location: string, logger: Logger): Promise
     getEvent: (id) => read(() => mapOptional(q.get(SQL.getEvent, id), eventFromRow)),
     lastSucceeded: (kind, coalesceKey) => read(() => mapOptional(q.get(SQL.lastSucceeded, kind, coalesceKey), jobFromRow)),
 
-    ...sqliteReads(q, read, write),
+    ...sqliteReads(q, adminRead, write),
 
     rateState: (key, requests, windowMs) => read(() => readRateState(q, key, requests, windowMs, Date.now())),
     blockRate: (key, untilMs) => bookkeeping(() => void q.run(SQL.blockRate, key, untilMs)),
