@@ -18,6 +18,8 @@ const serverEntry = path.resolve(import.meta.dirname, '../../src/server.ts');
 
 export interface BridgeChild {
   url: string;
+  /** The child's process id (its memory is read from /proc). */
+  pid: number;
   /** SIGTERM (graceful stop), SIGKILL after the deadline; removes the working directory. */
   stop(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function startBridgeProcess(env: Record<string, string>, timeoutMs 
 
   return {
     url,
+    pid: child.pid ?? 0,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
