@@ -2,6 +2,7 @@ import { DELIVERED_MEETINGS_MIGRATION } from './delivered-migration.ts';
 import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
+import { RETENTION_MIGRATION } from './retention-migration.ts';
 
 /**
  * Versioned schema, one logical schema for both engines. Statements are written once with a few
@@ -258,6 +259,8 @@ const MIGRATIONS: Migration[] = [
   // Versions 10 and 12 are other work's; a gap is harmless (each version is applied once, in list order).
   { version: 11, name: MEETING_IDENTITY_MIGRATION.name, statements: [...MEETING_IDENTITY_MIGRATION.statements] },
   { version: 12, name: DELIVERED_MEETINGS_MIGRATION.name, statements: [...DELIVERED_MEETINGS_MIGRATION.statements] },
+  // Version 13 is other work's.
+  RETENTION_MIGRATION,
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */
