@@ -11,8 +11,15 @@ import { noneRemoved, type RemovedCounts, RETENTION_WALKS, type RetentionPass, t
  */
 
 export const DAY_MS = 86_400_000;
-/** Rows read per batch (the jobs walk also removes their attempts and delivery rows). */
+/** Rows removed per batch, about: each its own transaction. */
 export const BATCH_ROWS = 500;
+/**
+ * Rows an event takes with it, about: its two jobs, their attempts, its match record, a delivery
+ * row, and each row's index entries. The events walk reads BATCH_ROWS / EVENT_ROWS events a batch,
+ * so its batches take as long as the others' (measured on SQLite: 500 events a batch held the
+ * writer 45 ms at the median, 180 ms at the 99th percentile).
+ */
+export const EVENT_ROWS = 8;
 /** Batches per pass at most: a large backlog (retention turned on after a year) is worked off over several passes. */
 export const PASS_BATCHES = 200;
 /**
@@ -85,12 +92,16 @@ export async function runRetentionPass(options: PassOptions): Promise<RetentionP
   try {
     for (const name of RETENTION_WALKS) {
       let done = false;
+      // Events kept (a meeting's last state) cost a read each, no write: after a batch that removed none, the next reads more.
+      let keptAll = false;
       while (!done && (await mayGoOn())) {
-        const result = await store.pruneWalk({ walk: name, after: walk.cursors[name], before: cutoff, limit: batchRows });
+        const limit = name === 'events' && !keptAll ? Math.max(1, Math.floor(batchRows / EVENT_ROWS)) : batchRows;
+        const result = await store.pruneWalk({ walk: name, after: walk.cursors[name], before: cutoff, limit });
         batches += 1;
         walk.cursors[name] = result.cursor;
         add(removed, result.removed);
         done = result.caughtUp;
+        keptAll = (result.removed.events ?? 0) === 0;
       }
       // A table's rows wait for the rows pointing at them: a later walk runs only behind a finished one.
       if (!done) {

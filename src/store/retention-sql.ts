@@ -42,10 +42,14 @@ const jobGoes = (a: string, before = '$3') => `(${a}.state IN (${TERMINAL.map((s
   AND NOT EXISTS (SELECT 1 FROM delivered_meetings d WHERE d.job_id = ${a}.id AND NOT EXISTS (SELECT 1 FROM delivered_meetings nd
     WHERE nd.meeting_key = d.meeting_key AND nd.kind = d.kind AND nd.job_id > d.job_id)))`;
 
-/** A walk's batch: rows after $1, at most $2 of them, each with when it was made and whether it may go (cutoff $3). */
+/**
+ * A walk's batch: rows after $1, at most $2 of them, each with when it was made and whether it may
+ * go (cutoff $3). The batch is picked first, so PostgreSQL plans the questions for its few rows (an
+ * index probe each) rather than for the whole table (it would hash every match record to answer them).
+ */
 const examine = (table: string, madeAt: string, goes: string) =>
   `SELECT t.id, t.${madeAt} AS made_at, CASE WHEN t.${madeAt} < CAST($3 AS BIGINT) AND ${goes} THEN 1 ELSE 0 END AS removable
-   FROM ${table} t WHERE t.id > CAST($1 AS BIGINT) ORDER BY t.id ${limitParam('$2')}`;
+   FROM (SELECT * FROM ${table} b WHERE b.id > CAST($1 AS BIGINT) ORDER BY b.id ${limitParam('$2')}) t ORDER BY t.id`;
 
 const EXAMINE = {
   events: examine(

@@ -126,7 +126,7 @@ describeEachEngine('retention on its timer', (engine) => {
     const { store, url } = await open(engine);
     await storeEvents(store, 'old', 3000);
     const cutoff = cutoffNow();
-    const { retention } = runner(store, cutoff, { pass: { batchRows: 100 } });
+    const { retention } = runner(store, cutoff, { pass: { batchRows: 400 } });
 
     // Act: 300 messages in waves of 10 while the pass runs, each made a map-event job.
     let passEnded = false;
