@@ -14,6 +14,7 @@ import type { JobFinishedEvent } from './jobs/run-job.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import { countEnqueuedJobs } from './metrics/count-enqueued.ts';
 import { createPrometheusMetrics } from './metrics/prometheus-metrics.ts';
+import { startRetention } from './retention/retention-timer.ts';
 import { openStore } from './store/open-store.ts';
 import type { Job, Store } from './store/types.ts';
 
@@ -100,6 +101,14 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   // The first re-match sweep, one interval on (it reads one interval back), then on its own schedule.
   if (runtime.startupJobs.length > 0) await store.enqueue(runtime.startupJobs);
   runtime.start();
+  // Old rows go in small batches, one instance at a time; the first check a minute on (docs/operations.md, retention).
+  const retention = startRetention({
+    store,
+    leases: store.channels,
+    logger,
+    days: config.RETENTION_DAYS,
+    rematchDays: runtime.rules.matching.rematchDays,
+  });
   // A wildcard address is not one a client can dial; an IPv6 literal needs brackets in a URL.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${port}`;
@@ -112,7 +121,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   const stop = () =>
     (stopping ??= (async () => {
       // Requests and jobs share one deadline: both stop within SHUTDOWN_TIMEOUT_MS.
-      await Promise.all([closeGracefully(server, config.SHUTDOWN_TIMEOUT_MS), worker.stop(config.SHUTDOWN_TIMEOUT_MS)]);
+      // A pass in progress ends after its current batch.
+      await Promise.all([closeGracefully(server, config.SHUTDOWN_TIMEOUT_MS), worker.stop(config.SHUTDOWN_TIMEOUT_MS), retention.stop()]);
       await runtime.close();
       await store.close();
     })());

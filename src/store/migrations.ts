@@ -3,6 +3,7 @@ import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
 import { READ_MODEL_MIGRATION } from './read-model-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
+import { RETENTION_MIGRATION } from './retention-migration.ts';
 
 /**
  * Versioned schema, one logical schema for both engines. Statements are written once with a few
@@ -262,6 +263,7 @@ const MIGRATIONS: Migration[] = [
   { version: 11, name: MEETING_IDENTITY_MIGRATION.name, statements: [...MEETING_IDENTITY_MIGRATION.statements] },
   { version: 12, name: DELIVERED_MEETINGS_MIGRATION.name, statements: [...DELIVERED_MEETINGS_MIGRATION.statements] },
   READ_MODEL_MIGRATION,
+  RETENTION_MIGRATION,
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

@@ -26,6 +26,12 @@ export const storeSettings = {
       'Longest an admin read (a search, a list, the stats) may run, and may wait for a read connection; past it the read is stopped and answered 503 (admin_read_timeout; admin_reads_busy if it never started)',
     example: '5s',
   }).refine((ms) => ms >= 100, 'expected at least 100ms'),
+  // Whole days, so at least one: a sender's retries of a message (minutes to a day) still find its dedupe key.
+  RETENTION_DAYS: int(90, 0, 36_500, {
+    description:
+      'Days inbound messages, events, attempts and ended jobs are kept; older ones are removed hourly in small batches, except what a meeting still needs (docs/operations.md, retention); 0 keeps everything',
+    example: '90',
+  }),
 };
 
 declare module '../core/config.ts' {

@@ -4,6 +4,7 @@ import type { Logger } from '../../core/logger.ts';
 import { finishWakes, keysOf } from '../job-rules.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveAsync } from '../meeting-identities.ts';
+import { createRetentionStore } from '../retention-sql.ts';
 import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from '../row-mappers.ts';
 import { ADMIN_READ_DEFAULTS } from '../settings.ts';
 import { SQL } from '../sql.ts';
@@ -100,6 +101,12 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       read: (steps) => driveAsync(steps(), (statement) => db.query(statement.sql, statement.params)),
     }),
     delivered: createSqlDeliveredStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
+    // Each batch its own short transaction: row locks on old rows only, held for milliseconds.
+    retention: createRetentionStore('postgres', {
+      write: (steps) =>
+        db.transaction((client) => driveAsync(steps(), async (statement) => (await client.query(statement.sql, statement.params)).rows as Row[])),
+      read: (steps) => driveAsync(steps(), (statement) => db.query(statement.sql, statement.params)),
+    }),
     migrate: async () => void (await migratePostgres(db)),
     ping: async () => void (await db.pool.query(SQL.ping)),
     async close() {

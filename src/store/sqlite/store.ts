@@ -5,7 +5,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
-import { createMeetingIdentities, driveSync } from '../meeting-identities.ts';
+import { createMeetingIdentities, driveSync, type StepRunner } from '../meeting-identities.ts';
+import { createRetentionStore } from '../retention-sql.ts';
 import { attemptFromRow, eventFromRow, jobFromRow } from '../row-mappers.ts';
 import { ADMIN_READ_DEFAULTS } from '../settings.ts';
 import { SQL } from '../sql.ts';
@@ -90,6 +91,9 @@ export async function openSqliteStore(location: string, logger: Logger, options:
       ? undefined
       : startReadThreads({ location, timeoutMs: options.adminReadTimeoutMs ?? ADMIN_READ_DEFAULTS.timeoutMs, busyTimeoutMs: BUSY_TIMEOUT_MS, logger });
   const adminRead = readThreads?.read ?? ((sql: string, params: ReadonlyArray<Param>) => read(() => q.all(sql, ...params)));
+  const steps = (statement: { sql: string; params: unknown[] }) => q.all(statement.sql, ...(statement.params as Param[]));
+  // Bookkeeping too: a lost batch of deletions is made again by the next pass, and the acks waiting on the WAL sync do not wait for it.
+  const retentionSteps: StepRunner = { write: (run) => bookkeeping(() => driveSync(run(), steps)), read: (run) => read(() => driveSync(run(), steps)) };
 
   return {
     engine: 'sqlite',
@@ -102,6 +106,7 @@ export async function openSqliteStore(location: string, logger: Logger, options:
       read: (steps) => read(() => driveSync(steps(), (statement) => q.all(statement.sql, ...(statement.params as Param[])))),
     }),
     delivered: createSqlDeliveredStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
+    retention: createRetentionStore('sqlite', retentionSteps),
     migrate: () => read(() => void migrateSqlite(db)),
     ping: () =>
       read(() => {
