@@ -18,4 +18,5 @@ export type AdminStore = Pick<
   | 'matches'
   | 'meetings'
   | 'delivered'
+  | 'retention'
 >;

@@ -125,6 +125,16 @@ export const statsSchema = z.object({
       oldestJobAt: time.nullable(),
     })
     .meta({ description: 'How much the store holds: rows per table, from counters kept as rows change' }),
+  retention: z
+    .object({
+      lastPassAt: time,
+      cutoff: time.meta({ description: 'Rows older than this were removable (RETENTION_DAYS before the pass)' }),
+      durationMs: z.int(),
+      removed: z.record(z.string(), z.int()).meta({ description: 'Rows removed per table' }),
+      more: z.boolean().meta({ description: 'The pass stopped at its bound with rows left: the next one runs at the next check' }),
+    })
+    .nullable()
+    .meta({ description: 'The last retention pass (docs/operations.md, retention); null before the first or with RETENTION_DAYS=0' }),
   rateLimit: z
     .object({
       key: z.string(),

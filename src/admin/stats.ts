@@ -14,7 +14,7 @@ export interface RateBucket {
 
 /** Counts by kind and state, oldest pending, dead in the last 24 h, pending per priority class, and Momentum's budget. */
 export async function adminStats(store: AdminStore, bucket: RateBucket | undefined, now = Date.now()): Promise<AdminStats> {
-  const [stats, state] = await Promise.all([store.stats(now), bucket?.pacer.view(bucket.key)]);
+  const [stats, state, pass] = await Promise.all([store.stats(now), bucket?.pacer.view(bucket.key), store.retention.lastPass()]);
   return {
     at: iso(stats.at),
     counts: stats.counts,
@@ -26,6 +26,10 @@ export async function adminStats(store: AdminStore, bucket: RateBucket | undefin
       oldestEventAt: stats.stored.oldestEventAt === null ? null : iso(stats.stored.oldestEventAt),
       oldestJobAt: stats.stored.oldestJobAt === null ? null : iso(stats.stored.oldestJobAt),
     },
+    retention:
+      pass === undefined
+        ? null
+        : { lastPassAt: iso(pass.at), cutoff: iso(pass.cutoff), durationMs: pass.durationMs, removed: { ...pass.removed }, more: pass.more },
     rateLimit:
       state === undefined
         ? null

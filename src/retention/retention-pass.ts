@@ -119,6 +119,15 @@ export async function runRetentionPass(options: PassOptions): Promise<RetentionP
       batches += 1;
       removed.matchTouches += gone;
     }
+    for (let gone = batchRows; gone === batchRows && !touchesLeft;) {
+      if (!(await mayGoOn())) {
+        touchesLeft = true;
+        break;
+      }
+      gone = await store.pruneRollups(cutoff, batchRows);
+      batches += 1;
+      removed.activityRollups += gone;
+    }
   } catch (error) {
     caughtUp = false;
     await store.savePass(record(true)).catch(() => undefined);

@@ -166,6 +166,17 @@ function* touchSteps(before: number, limit: number): Steps<number> {
   return gone.length;
 }
 
+/** Activity roll-ups (read-model-migration.ts) of buckets before the cutoff, oldest first, on their primary key. */
+function* rollupSteps(before: number, limit: number): Steps<number> {
+  const gone = yield statement(
+    `DELETE FROM activity_counts WHERE (span, bucket, what, kind) IN (
+       SELECT span, bucket, what, kind FROM activity_counts WHERE span IN (60000, 3600000) AND bucket < CAST($1 AS BIGINT) ORDER BY span, bucket ${limitParam('$2')})
+     RETURNING bucket`,
+    [before, limit],
+  );
+  return gone.length;
+}
+
 const PASS_ROW = 'last-pass';
 
 /** RetentionStore over either engine: `run.write` is one transaction (SQLite: one non-durable write batch). */
@@ -173,6 +184,7 @@ export function createRetentionStore(dialect: Dialect, run: StepRunner): Retenti
   return {
     pruneWalk: (batch) => run.write(() => walkSteps(dialect, batch)),
     pruneTouches: (before, limit) => run.write(() => touchSteps(before, limit)),
+    pruneRollups: (before, limit) => run.write(() => rollupSteps(before, limit)),
     lastPass: () =>
       run.read(function* () {
         const [row] = yield statement(`SELECT state FROM retention_state WHERE name = $1`, [PASS_ROW]);

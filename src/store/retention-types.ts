@@ -23,9 +23,20 @@ export interface RemovedCounts {
   events: number;
   messages: number;
   matchTouches: number;
+  /** Activity roll-up rows (per minute and per hour) of buckets before the cutoff: the rows they counted are gone too. */
+  activityRollups: number;
 }
 
-export const noneRemoved = (): RemovedCounts => ({ jobs: 0, attempts: 0, deliveredMeetings: 0, matchRecords: 0, events: 0, messages: 0, matchTouches: 0 });
+export const noneRemoved = (): RemovedCounts => ({
+  jobs: 0,
+  attempts: 0,
+  deliveredMeetings: 0,
+  matchRecords: 0,
+  events: 0,
+  messages: 0,
+  matchTouches: 0,
+  activityRollups: 0,
+});
 
 export interface WalkBatch {
   walk: RetentionWalk;
@@ -70,6 +81,8 @@ export interface RetentionStore {
   /** Removes up to `limit` match touches last refreshed before `before`; resolves how many. */
   pruneTouches(before: number, limit: number): Promise<number>;
   /** The last pass recorded (savePass), if any. */
+  /** Removes up to `limit` activity roll-up rows of buckets before `before`; returns how many. */
+  pruneRollups(before: number, limit: number): Promise<number>;
   lastPass(): Promise<RetentionPass | undefined>;
   savePass(pass: RetentionPass): Promise<void>;
 }

@@ -131,7 +131,18 @@ describeEachEngine('retention', (engine) => {
     const pass = await passAt(store, cutoff);
 
     // Assert: A's first state and S's first state went with everything made from them, and one sync.
-    expect(pass.removed).toEqual({ events: 2, messages: 2, jobs: 5, attempts: 1, deliveredMeetings: 1, matchRecords: 2, matchTouches: 6 });
+    expect(pass.removed).toEqual({
+      events: 2,
+      messages: 2,
+      jobs: 5,
+      attempts: 1,
+      deliveredMeetings: 1,
+      matchRecords: 2,
+      matchTouches: 6,
+      activityRollups: expect.any(Number),
+    });
+    // The activity roll-ups of buckets before the cutoff went with the rows they counted.
+    expect(await ids(url, `SELECT bucket AS id FROM activity_counts WHERE bucket < ${cutoff}`)).toEqual([]);
     expect(await ids(url, 'SELECT id FROM inbound_events ORDER BY id')).toEqual([
       a2.eventId,
       a3.eventId,

@@ -59,6 +59,10 @@ describeEachEngine('retention through startBridge', (engine) => {
     expect(page.status).toBe(200);
     const body = (await page.json()) as { events: Array<{ id: number }>; deliveries: Array<{ id: number }> };
     expect(body.events.map((event) => event.id)).toEqual([remaps[2]!.eventId]);
+    // The stats say what the pass removed and what is left, from counters the deletions kept right.
+    const stats = (await (await admin(bridge.url, '/admin/stats')).json()) as { retention: unknown; stored: unknown };
+    expect(stats.retention).toMatchObject({ removed: { events: 2, messages: 2 } });
+    expect(stats.stored).toMatchObject({ inboundEvents: 1, inboundMessages: 1 });
     expect(body.deliveries.map((delivery) => delivery.id)).toEqual([remaps[2]!.id]);
     expect(await danglingReferences(bridge.databaseUrl)).toEqual([]);
   });
