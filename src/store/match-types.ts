@@ -72,7 +72,30 @@ export const matchRecordParams = (match: NewMatchRecord, mapJobId: number, now: 
   match.outcome,
   match.rule,
   match.summary.slice(0, 1000),
-  toJson(match.record),
+  toJson(withoutColumns(match.record, { outcome: match.outcome, rule: match.rule, summary: match.summary.slice(0, 1000) })),
   now,
   match.meetingId ?? null,
 ];
+
+const COLUMN_FIELDS = ['outcome', 'rule', 'summary'] as const;
+type ColumnFields = Pick<NewMatchRecord, (typeof COLUMN_FIELDS)[number]>;
+
+/**
+ * A record's outcome, rule and summary are stored once, in their columns (the admin filters on
+ * them): the record's JSON leaves out a field equal to its column, and reading puts it back
+ * (withColumns). The summary alone is about a tenth of a stored match.
+ */
+function withoutColumns(record: unknown, columns: ColumnFields): unknown {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
+  const kept: Record<string, unknown> = { ...(record as Record<string, unknown>) };
+  for (const field of COLUMN_FIELDS) if (kept[field] === columns[field]) delete kept[field];
+  return kept;
+}
+
+/** The stored record with the fields withoutColumns left out, from their columns. */
+export function withColumns(record: unknown, columns: ColumnFields): unknown {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
+  const fields = record as Record<string, unknown>;
+  const missing = COLUMN_FIELDS.filter((field) => !(field in fields));
+  return missing.length === 0 ? record : { ...fields, ...Object.fromEntries(missing.map((field) => [field, columns[field]])) };
+}

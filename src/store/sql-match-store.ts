@@ -1,4 +1,4 @@
-import type { MatchStore, MeetingPin, PinnedRecords, StoredMatch } from './match-types.ts';
+import { type MatchStore, type MeetingPin, type PinnedRecords, type StoredMatch, withColumns } from './match-types.ts';
 import { numOrNull } from './row-mappers.ts';
 import type { SqlRunner } from './sql-channel-store.ts';
 import { boundKey, fromJson, toJson } from './store-values.ts';
@@ -6,6 +6,7 @@ import { boundKey, fromJson, toJson } from './store-values.ts';
 type Row = Record<string, unknown>;
 
 function toMatch(row: Row): StoredMatch {
+  const columns = { outcome: String(row.outcome), rule: String(row.rule), summary: String(row.summary) };
   return {
     id: Number(row.id),
     eventId: Number(row.event_id),
@@ -15,7 +16,7 @@ function toMatch(row: Row): StoredMatch {
     outcome: String(row.outcome),
     rule: String(row.rule),
     summary: String(row.summary),
-    record: fromJson(row.record),
+    record: withColumns(fromJson(row.record), columns),
     createdAt: Number(row.created_at),
   };
 }
