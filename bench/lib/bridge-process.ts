@@ -41,6 +41,8 @@ export function bridgeEnv(momentumUrl: string, rateLimit: string, databaseUrl: s
     MOMENTUM_READBACK: 'off',
     MOMENTUM_RATE_LIMIT: rateLimit,
     INBOUND_RATE_LIMIT: 'off',
+    // A benchmark's store holds what it measures (a year of data among them): retention would remove it mid-run.
+    RETENTION_DAYS: '0',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   };
 }
