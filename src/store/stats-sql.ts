@@ -27,7 +27,9 @@ export function probesQuery(kinds: readonly string[], pending: ReadonlySet<strin
   const parts = kinds.flatMap((kind) => {
     const k = add(kind);
     const since = add(deadSince);
-    const dead = `SELECT 'dead' AS what, CAST(${k} AS TEXT) AS kind, (SELECT COUNT(*) FROM jobs WHERE kind = ${k} AND updated_at >= CAST(${since} AS BIGINT) AND state = 'dead') AS n`;
+    // The IN list repeats jobs_ended's own condition: SQLite uses a partial index only when the query states its condition.
+    const dead = `SELECT 'dead' AS what, CAST(${k} AS TEXT) AS kind, (SELECT COUNT(*) FROM jobs WHERE kind = ${k} AND updated_at >= CAST(${since} AS BIGINT)
+      AND state = 'dead' AND state IN ('succeeded', 'dead', 'skipped', 'superseded')) AS n`;
     const oldest = `SELECT 'oldest', CAST(${k} AS TEXT), (SELECT MIN(created_at) FROM jobs WHERE kind = ${k} AND state = 'pending')`;
     return pending.has(kind) ? [dead, oldest] : [dead];
   });
