@@ -43,6 +43,7 @@ export function bridgeEnv(momentumUrl: string, rateLimit: string, databaseUrl: s
     INBOUND_RATE_LIMIT: 'off',
     // A benchmark's store holds what it measures (a year of data among them): retention would remove it mid-run.
     RETENTION_DAYS: '0',
+    ...(process.env.BENCH_ADMIN_POOL ? { DATABASE_ADMIN_POOL_MAX: process.env.BENCH_ADMIN_POOL } : {}),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   };
 }

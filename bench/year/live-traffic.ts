@@ -122,6 +122,8 @@ export function createAckSender(bridgeUrl: string) {
     count: (count: number) => paced((sent) => sent < count),
     /** Until `until` (performance.now()). */
     until: (until: number) => paced(() => performance.now() < until),
+    /** While `going()` holds. */
+    during: (going: () => boolean) => paced(() => going()),
     close: () => agent.close(),
   };
 }

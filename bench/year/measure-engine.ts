@@ -9,6 +9,7 @@ import { loadSearches, measureReads, type ReadResult, readsOf } from './admin-re
 import { ensureFilled } from './ensure-store.ts';
 import { type AckSample, createAckSender } from './live-traffic.ts';
 import { type LoadOutcome, startOperatorLoad } from './operator-load.ts';
+import { RETENTION_PHASE_DAYS, type RetentionPhase, retentionPhase } from './retention-phase.ts';
 import { type Sample, sampleOf } from './sample.ts';
 import { type Engine, type FillMeta, postgresBytes, postgresSchema, postgresSchemaUrl, sqliteBytes, sqliteFile } from './store-cache.ts';
 import { WEBHOOK_SECRET } from './template-run.ts';
@@ -42,6 +43,8 @@ export interface EngineMeasurement {
   idle: AckSample[];
   underLoad: AckSample[];
   load: LoadOutcome;
+  /** A steady-state retention pass (its oldest day) and the acks timed while it ran. */
+  retention: RetentionPhase;
   memory: { started: Memory; afterReads: Memory; end: Memory };
   /** The host's 1-minute load average when the bridge started and when the measuring ended: a shared host skews figures. */
   loadAverage: { started: number; ended: number };
@@ -84,8 +87,12 @@ export async function measureEngine(engine: Engine, events: number): Promise<Eng
       await sleep(1000);
       const underLoad = await acks.until(performance.now() + LOAD_MS);
       const loadOutcome = await load.stop();
+      const retention = await retentionPhase(databaseUrl, meta.yearEnd, (going) => acks.during(going));
       const end = memoryOf(bridge.pid);
       log(`acks idle ${idle.length}, under load ${underLoad.length}; ${loadOutcome.searches.count} searches under load`);
+      log(
+        `retention pass (RETENTION_DAYS=${RETENTION_PHASE_DAYS}): ${Math.round(retention.pass.durationMs)} ms, ${retention.pass.batches} batches, removed ${JSON.stringify(retention.pass.removed)}; ${retention.acks.length} acks meanwhile`,
+      );
       measured = {
         engine,
         meta,
@@ -96,6 +103,7 @@ export async function measureEngine(engine: Engine, events: number): Promise<Eng
         idle,
         underLoad,
         load: loadOutcome,
+        retention,
         memory: { started, afterReads, end },
         loadAverage: { started: loadAtStart, ended: loadavg()[0] ?? 0 },
       };

@@ -120,7 +120,8 @@ export async function reusable(engine: Engine, events: number): Promise<{ meta: 
   const state = await storeState(engine, events);
   if (state === undefined) return { reason: 'the store is gone' };
   if (state.version !== codeSchemaVersion()) return { reason: `schema version ${state.version}, the code has ${codeSchemaVersion()}` };
-  if (state.events < events || state.events > events * 1.02 + 5_000) return { reason: `${state.events} inbound events, ${events} filled` };
+  // Each run adds what it posts and its retention pass removes the oldest day (1/365): within 2 % either way the year is the same.
+  if (state.events < events * 0.98 || state.events > events * 1.02 + 5_000) return { reason: `${state.events} inbound events, ${events} filled` };
   return { meta };
 }
 
