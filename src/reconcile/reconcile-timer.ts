@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
 import type { Logger } from '../core/logger.ts';
+import { startSerialTicks } from '../core/serial-ticks.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
 import type { AdminReads, JobQueue } from '../store/types.ts';
 import { RECONCILE_KEY, reconcileJob, reconcileKind } from './reconcile-job.ts';
@@ -41,7 +42,6 @@ export function startReconcileTimer(options: ReconcileTimerOptions): ReconcileTi
   const now = options.now ?? Date.now;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const checkEvery = Math.min(options.intervalMs, CHECK_EVERY_MS);
-  let stopped = false;
 
   async function due(at: number): Promise<boolean> {
     // A walk under way (a page pending or running) is never doubled.
@@ -59,25 +59,12 @@ export function startReconcileTimer(options: ReconcileTimerOptions): ReconcileTi
   }
 
   // Ticks never overlap: a slow store makes the next wait, not pile up.
-  let chain: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    const next = chain.then(round);
-    chain = next.catch(() => undefined);
-    return next;
-  };
-  const onTimer = () => {
-    if (!stopped) tick().catch((error: unknown) => logger.error('reconcile tick failed', { error: (error as Error).message }));
-  };
-  onTimer();
-  const timer = setInterval(onTimer, checkEvery);
-  timer.unref();
+  const ticks = startSerialTicks(round, { everyMs: checkEvery, now: true, logger, failure: 'reconcile tick failed' });
 
   return {
-    tick,
+    tick: ticks.tick,
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await chain;
+      await ticks.stop();
       await leases.releaseLease(LEASE, owner).catch(() => undefined);
     },
   };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
 import type { Logger } from '../core/logger.ts';
+import { startSerialTicks } from '../core/serial-ticks.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
 import type { Retention, RetentionPass } from '../store/types.ts';
 import { runRetentionPass } from './retention-pass.ts';
@@ -91,24 +92,13 @@ export function startRetention(options: RetentionOptions): RetentionRunner {
   }
 
   // Checks never overlap: a long pass makes the next check wait, not pile up.
-  let chain: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    const next = chain.then(round);
-    chain = next.catch(() => undefined);
-    return next;
-  };
-  const onTimer = () => {
-    if (!stopped) tick().catch((error: unknown) => logger.error('retention pass failed', { error: (error as Error).message }));
-  };
-  const timer = setInterval(onTimer, checkEvery);
-  timer.unref();
+  const ticks = startSerialTicks(round, { everyMs: checkEvery, logger, failure: 'retention pass failed' });
 
   return {
-    tick,
+    tick: ticks.tick,
     async stop() {
       stopped = true;
-      clearInterval(timer);
-      await chain;
+      await ticks.stop();
       await leases.releaseLease(LEASE, owner).catch(() => undefined);
     },
   };
