@@ -32,7 +32,7 @@ function rawActivityQuery(query: ActivityQuery): BuiltQuery {
  * operator's odd instant), the raw rows are counted: the range is then at most a day by the
  * minute or the buckets are long, and the raw query reads the range only.
  */
-export function rollupSpan(query: Pick<ActivityQuery, 'since' | 'until' | 'bucketMs'>): number | undefined {
+function rollupSpan(query: Pick<ActivityQuery, 'since' | 'until' | 'bucketMs'>): number | undefined {
   return ROLLUP_SPANS.find((span) => query.bucketMs % span === 0 && query.since % span === 0 && query.until % span === 0);
 }
 

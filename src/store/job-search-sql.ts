@@ -37,19 +37,19 @@ export const PROBE_CAP = 5000;
 export const foldAscii = (text: string): string => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
 /** Trigram indexes need three characters to look anything up. */
-export const indexable = (text: string): boolean => [...text].length >= 3;
+const indexable = (text: string): boolean => [...text].length >= 3;
 
 export type SearchPlan = { kind: 'ids'; ids: number[] } | { kind: 'walk'; windowRows?: number };
 
 /** The segments worth probing, likeliest rare first. */
-export function probeSegments(folded: string): string[] {
+function probeSegments(folded: string): string[] {
   const segments = [...new Set(folded.split(/[^\p{L}\p{N}]+/u))].filter(indexable);
   const hasDigit = (segment: string) => /\p{N}/u.test(segment);
   return segments.sort((a, b) => Number(hasDigit(b)) - Number(hasDigit(a)) || [...b].length - [...a].length).slice(0, PROBES_MAX);
 }
 
 /** Step 2's probe of one segment: its SQL and parameters. */
-export function probeQuery(segment: string, dialect: Dialect): { sql: string; params: Array<string | number> } {
+function probeQuery(segment: string, dialect: Dialect): { sql: string; params: Array<string | number> } {
   if (dialect === 'sqlite') {
     // An FTS5 phrase: the segment inside double quotes (a segment holds no quote).
     return { sql: `SELECT rowid AS id FROM job_search_fts WHERE job_search_fts MATCH $1 ${limitParam('$2')}`, params: [`"${segment}"`, PROBE_CAP + 1] };

@@ -12,7 +12,7 @@ import type { PgDatabase } from './pool.ts';
  */
 
 const FOLD_BATCH = 50_000;
-export const FOLD_INTERVAL_MS = 2000;
+const FOLD_INTERVAL_MS = 2000;
 
 const FOLD_SQL = `WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtext('crm-sync-bridge fold'), hashtext(current_schema())) AS held),
   moved AS (
