@@ -107,6 +107,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     leases: store.channels,
     logger,
     days: config.RETENTION_DAYS,
+    meetingDays: config.RETENTION_MEETING_DAYS,
     rematchDays: runtime.rules.matching.rematchDays,
   });
   // A wildcard address is not one a client can dial; an IPv6 literal needs brackets in a URL.

@@ -91,7 +91,7 @@ export async function measureEngine(engine: Engine, events: number): Promise<Eng
       const end = memoryOf(bridge.pid);
       log(`acks idle ${idle.length}, under load ${underLoad.length}; ${loadOutcome.searches.count} searches under load`);
       log(
-        `retention pass (RETENTION_DAYS=${RETENTION_PHASE_DAYS}): ${Math.round(retention.pass.durationMs)} ms, ${retention.pass.batches} batches, removed ${JSON.stringify(retention.pass.removed)}; ${retention.acks.length} acks meanwhile`,
+        `retention pass (RETENTION_DAYS=RETENTION_MEETING_DAYS=${RETENTION_PHASE_DAYS}): ${Math.round(retention.pass.durationMs)} ms, ${retention.pass.batches} batches, removed ${JSON.stringify(retention.pass.removed)}; ${retention.acks.length} acks meanwhile`,
       );
       measured = {
         engine,

@@ -59,6 +59,15 @@ function targetsOf(m: EngineMeasurement): TargetRow[] {
       target: '0',
       pass: (value) => value === 0,
     }),
+    // Steady traffic, flat disk: a daily pass removes about what a day adds (the year's oldest day, its meetings at rest).
+    targetRow({
+      metric: `${m.engine}: events a daily retention pass removes, of a day's events`,
+      measured: m.retention.pass.removed.events,
+      unit: 'events',
+      baseline: { label: "a day's events", value: Math.round(m.meta.events / 365) },
+      target: "≥ 0.9 × a day's events",
+      pass: (_value, ratio) => ratio !== undefined && ratio >= 0.9,
+    }),
   );
   return rows;
 }

@@ -5,8 +5,9 @@ import { benchLogger } from '../lib/null-logger.ts';
 import type { AckSample } from './live-traffic.ts';
 
 /**
- * The steady-state retention pass beside live traffic: a year of data with RETENTION_DAYS=364
- * has exactly its oldest day to remove, the rows a daily pass removes at this traffic. The pass
+ * The steady-state retention pass beside live traffic: a year of data with RETENTION_DAYS=364 and
+ * RETENTION_MEETING_DAYS=364 has exactly its oldest day to remove, the rows a daily pass removes at
+ * this traffic once the store has reached its steady size (meetings last touched that day are at rest). The pass
  * runs from the benchmark's process on the bridge's database (for PostgreSQL what another
  * instance holding the lease does; for SQLite a second writer on the file, which waits for the
  * bridge's write lock as the bridge waits for its own), bounded like the bridge's passes, while
@@ -33,6 +34,7 @@ export async function retentionPhase(
       store: store.retention,
       now: yearEnd,
       days: RETENTION_PHASE_DAYS,
+      meetingDays: RETENTION_PHASE_DAYS,
       rematchDays: 30,
       previous: undefined,
       maxBatches: 100_000,

@@ -36,6 +36,8 @@ export interface PassOptions {
   now: number;
   /** RETENTION_DAYS, at least 1. */
   days: number;
+  /** RETENTION_MEETING_DAYS: a meeting's kept state goes once untouched this long (at least `days`); 0 keeps it whatever its age. */
+  meetingDays?: number;
   /** The re-match window (mapping rules): touches are read that far back, so they are kept that long too. */
   rematchDays: number;
   /** The last pass recorded: where its walks stood. */
@@ -67,6 +69,8 @@ export async function runRetentionPass(options: PassOptions): Promise<RetentionP
   const pauseMs = options.pauseMs ?? PAUSE_MS;
   const started = performance.now();
   const cutoff = now - options.days * DAY_MS;
+  const meetingDays = options.meetingDays ?? 0;
+  const restBefore = meetingDays === 0 ? 0 : now - Math.max(meetingDays, options.days) * DAY_MS;
   const walk = walkFrom(options.previous, now);
   const removed = noneRemoved();
   let batches = 0;
@@ -96,7 +100,7 @@ export async function runRetentionPass(options: PassOptions): Promise<RetentionP
       let keptAll = false;
       while (!done && (await mayGoOn())) {
         const limit = name === 'events' && !keptAll ? Math.max(1, Math.floor(batchRows / EVENT_ROWS)) : batchRows;
-        const result = await store.pruneWalk({ walk: name, after: walk.cursors[name], before: cutoff, limit });
+        const result = await store.pruneWalk({ walk: name, after: walk.cursors[name], before: cutoff, restBefore, limit });
         batches += 1;
         walk.cursors[name] = result.cursor;
         add(removed, result.removed);

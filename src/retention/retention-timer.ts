@@ -14,6 +14,8 @@ export interface RetentionOptions {
   logger: Logger;
   /** RETENTION_DAYS; 0 keeps everything and starts nothing. */
   days: number;
+  /** RETENTION_MEETING_DAYS (retention-pass.ts); 0 keeps a meeting's kept state whatever its age. */
+  meetingDays?: number;
   rematchDays: number;
   /** A pass this long after the last one that finished its walks (default an hour). */
   intervalMs?: number;
@@ -77,6 +79,7 @@ export function startRetention(options: RetentionOptions): RetentionRunner {
       store: store.retention,
       now: at,
       days,
+      meetingDays: options.meetingDays ?? 0,
       rematchDays: options.rematchDays,
       previous,
       keepGoing: async () => !stopped && (await holdLease()),

@@ -25,6 +25,11 @@ export interface RemovedCounts {
   matchTouches: number;
   /** Activity roll-up rows (per minute and per hour) of buckets before the cutoff: the rows they counted are gone too. */
   activityRollups: number;
+  /** Source records at rest (RETENTION_MEETING_DAYS), with their links; meeting_versions rows of removed jobs. */
+  meetingSources: number;
+  meetingVersions: number;
+  /** Meetings left with no source record. */
+  meetings: number;
 }
 
 export const noneRemoved = (): RemovedCounts => ({
@@ -36,6 +41,9 @@ export const noneRemoved = (): RemovedCounts => ({
   messages: 0,
   matchTouches: 0,
   activityRollups: 0,
+  meetingSources: 0,
+  meetingVersions: 0,
+  meetings: 0,
 });
 
 export interface WalkBatch {
@@ -46,6 +54,12 @@ export interface WalkBatch {
   before: number;
   /** Rows read in this batch, at most. */
   limit: number;
+  /**
+   * The age limit of a meeting's kept state (epoch ms; RETENTION_MEETING_DAYS before the pass): a
+   * newest state, last delivery, newest match or source record last touched before it is kept no
+   * longer. 0 keeps them whatever their age.
+   */
+  restBefore: number;
 }
 
 export interface WalkBatchResult {

@@ -32,6 +32,12 @@ export const storeSettings = {
       'Days inbound messages, events, attempts and ended jobs are kept; older ones are removed hourly in small batches, except what a meeting still needs (docs/operations.md, retention); 0 keeps everything',
     example: '90',
   }),
+  // A year by default: a recording record edited months later must still find its import ("imported once").
+  RETENTION_MEETING_DAYS: int(365, 0, 36_500, {
+    description:
+      "Days a meeting's kept state (its newest event, last delivery, newest match and source record) outlives its last change; then it goes too, so the disk stays flat (docs/operations.md, retention); at least RETENTION_DAYS; 0 keeps it whatever its age",
+    example: '365',
+  }),
 };
 
 declare module '../core/config.ts' {

@@ -22,12 +22,12 @@ it('when each walk of a retention batch is planned on SQLite, then every table i
   cleanups.push(real.close);
   const db = new DatabaseSync(real.file, { readOnly: true });
   cleanups.push(() => db.close());
-  const fed = [{ id: 1, made_at: 0, removable: 1, event_id: 1, goes: 1, target: 2 }];
+  const fed = [{ id: 1, made_at: 0, removable: 1, event_id: 1, goes: 1, target: 2, record_key: 'sf:a', meeting_id: 1 }];
 
   // Act
   const plans: string[] = [];
   for (const walk of RETENTION_WALKS) {
-    const steps = walkSteps('sqlite', { walk, after: 0, before: 1, limit: 10 });
+    const steps = walkSteps('sqlite', { walk, after: 0, before: 1, restBefore: 1, limit: 10 });
     for (let step = steps.next(); !step.done; step = steps.next(fed)) {
       const plan = db.prepare(`EXPLAIN QUERY PLAN ${toSqlite(step.value.sql)}`).all(...(step.value.params as Array<string | number>));
       plans.push(...plan.map((row) => `${walk}: ${String(row.detail)}`));

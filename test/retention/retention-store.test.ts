@@ -32,11 +32,16 @@ function cutoffNow(): number {
 }
 
 /** A pass one day after `cutoff` with RETENTION_DAYS=1, so the cutoff is exactly `cutoff`. */
-async function passAt(store: Store, cutoff: number, options: { rematchDays?: number; batchRows?: number; later?: number } = {}): Promise<RetentionPass> {
+async function passAt(
+  store: Store,
+  cutoff: number,
+  options: { rematchDays?: number; batchRows?: number; later?: number; meetingDays?: number } = {},
+): Promise<RetentionPass> {
   return runRetentionPass({
     store: store.retention,
     now: cutoff + DAY_MS + (options.later ?? 0),
     days: 1,
+    meetingDays: options.meetingDays ?? 0,
     rematchDays: options.rematchDays ?? 0,
     previous: await store.retention.lastPass(),
     pauseMs: 0,
@@ -140,6 +145,9 @@ describeEachEngine('retention', (engine) => {
       matchRecords: 2,
       matchTouches: 6,
       activityRollups: expect.any(Number),
+      meetingSources: 0,
+      meetingVersions: 0,
+      meetings: 0,
     });
     // The activity roll-ups of buckets before the cutoff went with the rows they counted.
     expect(await ids(url, `SELECT bucket AS id FROM activity_counts WHERE bucket < ${cutoff}`)).toEqual([]);
@@ -214,5 +222,56 @@ describeEachEngine('retention', (engine) => {
     expect(within.removed.matchTouches).toBe(0);
     expect(past.removed.matchTouches).toBe(2);
     expect(await rowCounts(url)).toMatchObject({ match_touches: 0, match_records: 2 });
+  });
+
+  it('when a meeting has been at rest past the age limit of kept state, then its newest state, last delivery, match, source record and meeting go too; its pin, a meeting re-matched since and a younger one stay', async () => {
+    // Arrange: meeting A delivered twice, its source record naming the second state, pinned by an operator.
+    const { store, url } = await open(engine);
+    await deliveredState(store, 'A', 1);
+    const a2 = await deliveredState(store, 'A', 2);
+    await store.meetings.resolve({
+      recordKey: 'sf:A',
+      source: 'salesforce',
+      exactLinks: ['ical:a'],
+      timedLinks: [],
+      toleranceMs: 0,
+      cancelled: false,
+      version: { sourceVersion: 2, eventId: a2.eventId },
+    });
+    await store.matches.setPin({
+      meetingKey: 'sf:A',
+      records: { opportunityId: '0068d0000101XyZAAU' },
+      pinnedBy: 'ops',
+      reason: 'checked',
+      pinnedAt: Date.now(),
+    });
+    // Meeting R: delivered as long ago, then re-matched after the limit (a new match record of its old event).
+    const r1 = await deliveredState(store, 'R', 1);
+    const cutoff = cutoffNow();
+    const [rematch] = await store.enqueue([{ kind: 'rematch', payload: {} }]);
+    await store.claim({ owner: 'w', limit: 10, leaseMs: 60_000 });
+    await store.finish({
+      jobId: rematch!.id,
+      leaseOwner: 'w',
+      outcome: { state: 'succeeded' },
+      matchRecord: { eventId: r1.eventId, meetingKey: 'sf:R', outcome: 'matched', rule: 'what-id', summary: 'again', record: {}, touches: [] },
+    });
+    const young = await deliveredState(store, 'Y', 1);
+
+    // Act: RETENTION_MEETING_DAYS as short as RETENTION_DAYS, so the age limit is the cutoff.
+    const pass = await passAt(store, cutoff, { meetingDays: 1 });
+
+    // Assert: everything of A went but its pin; R's re-matched event and Y stayed, with what hangs on them.
+    expect(pass.removed).toMatchObject({ events: 2, messages: 2, jobs: 4, attempts: 2, deliveredMeetings: 2, meetingSources: 1, meetings: 1 });
+    expect(pass.removed.meetingVersions).toBeGreaterThanOrEqual(1);
+    expect(await ids(url, 'SELECT id FROM inbound_events ORDER BY id')).toEqual([r1.eventId, young.eventId]);
+    expect(await store.lastSucceeded('remap', 'meeting:A')).toBeUndefined();
+    expect(await store.matches.meetingMatches('sf:A', 10)).toEqual([]);
+    expect((await store.matches.meetingMatches('sf:R', 10)).map((match) => match.summary)).toEqual(['again', 'state 1']);
+    expect(await store.matches.getPin('sf:A')).toMatchObject({ reason: 'checked' });
+    expect(await queryRows(url, `SELECT link FROM meeting_links WHERE record_key = 'sf:A'`)).toEqual([]);
+    expect(await rowCounts(url)).toMatchObject({ meeting_pins: 1, meetings: 0, meeting_sources: 0 });
+    expect(await queryRows(url, `SELECT coalesce_key FROM meeting_versions WHERE coalesce_key = 'meeting:A'`)).toEqual([]);
+    expect(await danglingReferences(url)).toEqual([]);
   });
 });
