@@ -190,8 +190,10 @@ export const watchedCalendarSchema = z.object({
     .object({ id: z.string(), expiration: time, createdAt: time.meta({ description: 'When it was opened or last renewed' }) })
     .nullable()
     .meta({ description: 'The live push channel (Google) or Graph subscription (Microsoft); null while none is open' }),
-  lastSyncAt: time.nullable().meta({ description: 'When the last sync completed (Microsoft); null when unknown' }),
-  lastError: z.string().nullable().meta({ description: 'Why the last sync or subscription attempt failed; null once one succeeds' }),
+  lastSyncAt: time.nullable().meta({ description: 'When the last sync completed; null before the first' }),
+  lastError: z.string().nullable().meta({
+    description: 'Why the last sync, watch (Google) or subscription (Microsoft) attempt failed; null once a sync succeeds (for Microsoft, a subscription too)',
+  }),
 });
 export const calendarListSchema = z.object({ calendars: z.array(watchedCalendarSchema) });
 

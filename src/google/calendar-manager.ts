@@ -9,9 +9,8 @@ const watchOf = (status: CalendarStatus): CalendarWatch => ({
   addedBy: status.addedBy,
   hasSyncToken: status.syncToken !== null,
   channel: status.channel ? { id: status.channel.id, expiration: status.channel.expiration, createdAt: status.channel.createdAt } : null,
-  // Google's channel store keeps no sync history: its syncs show in the job list.
-  lastSyncAt: null,
-  lastError: null,
+  lastSyncAt: status.lastSyncAt,
+  lastError: status.lastError,
 });
 
 /** Google's channel manager as the admin API's calendar manager. */

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
 import type { Logger } from '../core/logger.ts';
+import { storableText } from '../core/storable.ts';
 import type { Channel, ChannelStore, WatchedCalendar } from '../store/channel-store.ts';
 import type { CalendarClient } from './calendar-client.ts';
 import { GoogleApiError } from './google-api-error.ts';
@@ -73,6 +74,14 @@ export function createChannelManager(deps: ChannelManagerDeps): ChannelManager {
     await store.stopChannel(channel.id, now());
   }
 
+  /** A refused watch is the calendar's last error until a sync succeeds; never lets its own failure hide the first. */
+  async function recordWatchError(calendarId: string, error: unknown): Promise<void> {
+    const message = storableText(error instanceof Error ? error.message : String(error)).slice(0, 1000);
+    await store.recordCalendarOutcome(calendarId, { error: message }, now()).catch((recordFailure: unknown) => {
+      logger.error('google watch failure not recorded on the calendar', { calendarId, error: (recordFailure as Error).message });
+    });
+  }
+
   async function maintainCalendar(calendar: WatchedCalendar, live: Channel[], counts: { created: number; renewed: number; stopped: number }) {
     if (!calendar.watching) {
       for (const channel of live) await stopChannel(channel);
@@ -110,6 +119,8 @@ export function createChannelManager(deps: ChannelManagerDeps): ChannelManager {
           watching: false,
           addedBy: 'unknown',
           syncToken: null,
+          lastSyncAt: null,
+          lastError: null,
           updatedAt: 0,
         })),
       ];
@@ -124,6 +135,7 @@ export function createChannelManager(deps: ChannelManagerDeps): ChannelManager {
           // One calendar's failure (revoked delegation, 5xx) must not stop the others; the next round retries.
           counts.failed += 1;
           logger.error('google channel upkeep failed', { calendarId: calendar.calendarId, error: (error as Error).message });
+          if (calendar.watching) await recordWatchError(calendar.calendarId, error);
         }
       }
       return counts;
@@ -131,7 +143,12 @@ export function createChannelManager(deps: ChannelManagerDeps): ChannelManager {
     async addCalendar(calendarId) {
       const calendar = await store.watchCalendar(calendarId, 'admin', now());
       const live = (await store.activeChannels()).filter((channel) => channel.calendarId === calendarId);
-      await maintainCalendar(calendar, live, { created: 0, renewed: 0, stopped: 0 });
+      try {
+        await maintainCalendar(calendar, live, { created: 0, renewed: 0, stopped: 0 });
+      } catch (error) {
+        await recordWatchError(calendarId, error);
+        throw error;
+      }
       const channel = (await store.activeChannels()).find((item) => item.calendarId === calendarId);
       return { ...calendar, channel };
     },

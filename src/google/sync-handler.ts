@@ -1,5 +1,6 @@
 import { calendarRecordKey } from '../calendar/calendar-event.ts';
 import { syncFailure } from '../calendar/sync-failure.ts';
+import { storableText } from '../core/storable.ts';
 import type { HandlerResult, JobContext, JobHandler } from '../jobs/types.ts';
 import { mapEventJobsFor } from '../mapping/map-event-job.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
@@ -91,6 +92,7 @@ export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
       try {
         const next = await runSync(calendarId, channelId ?? calendarId, token, context, tally);
         if (next !== undefined) await deps.channels.setSyncToken(calendarId, next, context.now());
+        await deps.channels.recordCalendarOutcome(calendarId, { syncedAt: context.now() }, context.now());
         context.logger.info('calendar synced', { calendarId, ...tally });
         return { kind: 'succeeded', result: { calendarId, ...tally } };
       } catch (error) {
@@ -101,10 +103,22 @@ export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
           token = null;
           continue;
         }
+        // A run the worker stopped (shutdown, a lost lease) runs again; it did not fail.
+        if (!context.signal.aborted) await recordError(calendarId, error, context);
         return failure(error, startedAt, context.now());
       }
     }
   });
+
+  /** The failure is the calendar's last error (GET /admin/calendars), whatever failed: Google, or the store itself. */
+  async function recordError(calendarId: string, error: unknown, context: JobContext): Promise<void> {
+    const message = storableText(error instanceof Error ? error.message : String(error)).slice(0, 1000);
+    try {
+      await deps.channels.recordCalendarOutcome(calendarId, { error: message }, context.now());
+    } catch (recordFailure) {
+      context.logger.error('google sync failure not recorded on the calendar', { calendarId, error: (recordFailure as Error).message });
+    }
+  }
 }
 
 function failure(error: unknown, startedAt: number, now: number): HandlerResult {

@@ -11,6 +11,10 @@ export interface WatchedCalendar {
   addedBy: string;
   /** The last nextSyncToken of a sync that completed; null until the first full sync. */
   syncToken: string | null;
+  /** When the last sync completed; null until one has. */
+  lastSyncAt: number | null;
+  /** Why the last sync or watch attempt failed; null once a sync succeeds. */
+  lastError: string | null;
   updatedAt: number;
 }
 
@@ -38,6 +42,8 @@ export interface ChannelStore {
   listCalendars(): Promise<WatchedCalendar[]>;
   /** Null drops the token (after 410 Gone): the next sync is a full one. */
   setSyncToken(calendarId: string, syncToken: string | null, now: number): Promise<void>;
+  /** The outcome of a sync (`syncedAt`, which clears the last error) or of a failed sync or watch (`error`). */
+  recordCalendarOutcome(calendarId: string, outcome: { syncedAt: number } | { error: string }, now: number): Promise<void>;
 
   saveChannel(channel: Channel): Promise<void>;
   getChannel(id: string): Promise<Channel | undefined>;

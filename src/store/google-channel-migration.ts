@@ -34,11 +34,24 @@ export const GOOGLE_CHANNELS_MIGRATION = {
   ],
 } as const;
 
+/**
+ * When each calendar's last sync succeeded and why the last sync or watch failed, for
+ * `GET /admin/calendars` (Microsoft mailboxes had them from the start, in version 5).
+ */
+export const GOOGLE_SYNC_OUTCOME_MIGRATION = {
+  version: 18,
+  name: 'last sync and last error of google calendars',
+  statements: [`ALTER TABLE google_calendars ADD COLUMN last_sync_at {bigint}`, `ALTER TABLE google_calendars ADD COLUMN last_error TEXT`],
+} as const;
+
 const TYPES: Record<'sqlite' | 'postgres', Record<string, string>> = {
   sqlite: { bigint: 'INTEGER', int: 'INTEGER' },
   postgres: { bigint: 'BIGINT', int: 'INTEGER' },
 };
 
+/** Both migrations' statements, for a runner that creates the Google tables on its own. */
 export function channelTableStatements(dialect: 'sqlite' | 'postgres'): string[] {
-  return GOOGLE_CHANNELS_MIGRATION.statements.map((sql) => sql.replace(/\{(\w+)\}/g, (_, name: string) => TYPES[dialect][name] ?? `{${name}}`));
+  return [...GOOGLE_CHANNELS_MIGRATION.statements, ...GOOGLE_SYNC_OUTCOME_MIGRATION.statements].map((sql) =>
+    sql.replace(/\{(\w+)\}/g, (_, name: string) => TYPES[dialect][name] ?? `{${name}}`),
+  );
 }

@@ -19,6 +19,8 @@ function toCalendar(row: Row): WatchedCalendar {
     watching: num(row.watching) === 1,
     addedBy: String(row.added_by),
     syncToken: textOrNull(row.sync_token),
+    lastSyncAt: numOrNull(row.last_sync_at),
+    lastError: textOrNull(row.last_error),
     updatedAt: num(row.updated_at),
   };
 }
@@ -71,6 +73,14 @@ export function createSqlChannelStore(runner: SqlRunner): ChannelStore {
     },
     async setSyncToken(calendarId, syncToken, now) {
       await q(`UPDATE google_calendars SET sync_token = $2, updated_at = $3 WHERE calendar_id = $1`, [calendarId, syncToken, now]);
+    },
+    async recordCalendarOutcome(calendarId, outcome, now) {
+      // Cast: PostgreSQL cannot tell the type of a parameter read only inside COALESCE (src/store/sql.ts).
+      await q(
+        `UPDATE google_calendars SET last_sync_at = COALESCE(CAST($2 AS BIGINT), last_sync_at), last_error = CAST($3 AS TEXT), updated_at = CAST($4 AS BIGINT)
+         WHERE calendar_id = $1`,
+        [calendarId, 'syncedAt' in outcome ? outcome.syncedAt : null, 'error' in outcome ? outcome.error : null, now],
+      );
     },
 
     async saveChannel(channel) {

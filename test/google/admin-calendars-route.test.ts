@@ -88,7 +88,7 @@ describe('/admin/calendars', () => {
     expect(h.changes()).toEqual([]);
   });
 
-  it('when Google refuses the watch, then 502 says the calendar is saved for a later retry, and the change is logged', async () => {
+  it('when Google refuses the watch, then 502 says the calendar is saved for a later retry, its lastError says why, and the change is logged', async () => {
     const h = await harness();
     h.g.google.fail('watch', 403);
 
@@ -96,7 +96,12 @@ describe('/admin/calendars', () => {
 
     expect(response.status).toBe(502);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('google_watch_failed');
-    expect((await h.g.channels.getCalendar('bo.rep@example.com'))?.watching).toBe(true);
+    expect(await h.g.channels.getCalendar('bo.rep@example.com')).toMatchObject({ watching: true, lastError: 'events.watch: HTTP 403 scripted failure' });
+    expect(await (await h.call('GET', '/admin/calendars')).json()).toEqual({
+      calendars: [
+        expect.objectContaining({ calendarId: 'bo.rep@example.com', channel: null, lastSyncAt: null, lastError: 'events.watch: HTTP 403 scripted failure' }),
+      ],
+    });
     expect(h.changes()).toEqual([expect.objectContaining({ action: 'addCalendar', calendarId: 'bo.rep@example.com', watchRefused: true })]);
   });
 

@@ -57,8 +57,8 @@ describe.each(engines)('SQL channel store on %s', (_engine, open) => {
     await store.seedCalendars(['ana@example.com', 'bo@example.com'], 3);
 
     expect(await store.listCalendars()).toEqual([
-      { calendarId: 'ana@example.com', watching: true, addedBy: 'config', syncToken: null, updatedAt: 3 },
-      { calendarId: 'bo@example.com', watching: false, addedBy: 'admin', syncToken: null, updatedAt: 2 },
+      { calendarId: 'ana@example.com', watching: true, addedBy: 'config', syncToken: null, lastSyncAt: null, lastError: null, updatedAt: 3 },
+      { calendarId: 'bo@example.com', watching: false, addedBy: 'admin', syncToken: null, lastSyncAt: null, lastError: null, updatedAt: 2 },
     ]);
   });
 
@@ -71,6 +71,18 @@ describe.each(engines)('SQL channel store on %s', (_engine, open) => {
     await store.setSyncToken('ana@example.com', null, 4);
 
     expect(await store.getCalendar('ana@example.com')).toMatchObject({ syncToken: null, watching: true, updatedAt: 4 });
+  });
+
+  it('when a sync fails and a later one succeeds, then the error is kept with the last good time, and cleared by the next success', async () => {
+    await store.seedCalendars(['ana@example.com'], 1);
+    await store.recordCalendarOutcome('ana@example.com', { syncedAt: 2 }, 2);
+    await store.recordCalendarOutcome('ana@example.com', { error: 'events.list: HTTP 403 Forbidden' }, 3);
+    const failed = await store.getCalendar('ana@example.com');
+
+    await store.recordCalendarOutcome('ana@example.com', { syncedAt: 4 }, 4);
+
+    expect(failed).toMatchObject({ lastSyncAt: 2, lastError: 'events.list: HTTP 403 Forbidden', updatedAt: 3 });
+    expect(await store.getCalendar('ana@example.com')).toMatchObject({ lastSyncAt: 4, lastError: null, updatedAt: 4 });
   });
 
   it('when two owners race for the lease, then only one holds it until it expires or is released', async () => {

@@ -26,7 +26,12 @@ export async function sqliteRunner(file?: string): Promise<TestRunner> {
   const location = file ?? own!.file;
   const db = new DatabaseSync(location, { timeout: 5000 });
   db.exec('PRAGMA journal_mode = WAL');
-  for (const statement of channelTableStatements('sqlite')) db.exec(statement.replace(/^CREATE (TABLE|INDEX) /, 'CREATE $1 IF NOT EXISTS '));
+  for (const statement of channelTableStatements('sqlite')) {
+    // A file opened again (a restart) has its columns already; SQLite has no ADD COLUMN IF NOT EXISTS.
+    const column = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement);
+    if (column !== null && (db.prepare(`PRAGMA table_info(${column[1]})`).all() as Array<{ name: string }>).some((row) => row.name === column[2])) continue;
+    db.exec(statement.replace(/^CREATE (TABLE|INDEX) /, 'CREATE $1 IF NOT EXISTS '));
+  }
   return {
     file: location,
     runner: {
@@ -47,7 +52,8 @@ export async function postgresRunner(schema = newSchemaName('google')): Promise<
   await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   await admin.end();
   const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 4, options: `-c search_path=${schema}` });
-  for (const statement of channelTableStatements('postgres')) await pool.query(statement.replace(/^CREATE (TABLE|INDEX) /, 'CREATE $1 IF NOT EXISTS '));
+  for (const statement of channelTableStatements('postgres'))
+    await pool.query(statement.replace(/^CREATE (TABLE|INDEX) /, 'CREATE $1 IF NOT EXISTS ').replace(/ ADD COLUMN /, ' ADD COLUMN IF NOT EXISTS '));
   return {
     schema,
     runner: { dialect: 'postgres', query: async (sql, params = []) => (await pool.query(sql, [...params])).rows as Array<Record<string, unknown>> },
