@@ -30,8 +30,9 @@ export function createLive({ activeView }) {
     if (selection && !selection.isCollapsed && selection.toString().trim() !== '') return 'text selected';
     const section = document.getElementById(`${view.name}-view`);
     const focused = document.activeElement;
-    // Typing a filter or a reason: the list must not be rebuilt under the field (a search field answers by itself).
-    if (section?.contains(focused) && focused?.matches('textarea, input:not([type="search"], [type="checkbox"], [type="radio"])')) return 'typing';
+    // Typing a search, a filter or a reason: the list must not move under the field, and the
+    // search's own answer is the one to show (a filter's select answers at once, and does not pause).
+    if (section?.contains(focused) && focused?.matches('textarea, input:not([type="checkbox"], [type="radio"])')) return 'typing';
     const list = section?.querySelector('.list, [data-live-list]');
     if (list && list.getBoundingClientRect().top < 0) return 'scrolled';
     return null;
@@ -41,6 +42,8 @@ export function createLive({ activeView }) {
     const view = activeView();
     const state = view?.live === undefined ? 'idle' : reason ? 'paused' : 'live';
     indicator.dataset.state = state;
+    // A view without a list (a form, a meeting's page) has nothing to keep live.
+    indicator.hidden = state === 'idle';
     indicator.dataset.reason = reason ?? '';
     indicator.textContent = state === 'live' ? 'Live' : state === 'paused' ? `Paused: ${reason}` : 'Not live';
     indicator.title =
@@ -51,14 +54,19 @@ export function createLive({ activeView }) {
           : 'This view has no list to refresh';
   }
 
+  // A slow answer (a busy store) spaces the next ones out: the console waits five times as long as
+  // the last refresh took before it asks again, so it never keeps a struggling bridge busier.
+  let quietUntil = 0;
   async function refresh() {
     const view = activeView();
-    if (running || view?.live === undefined) return;
+    if (running || view?.live === undefined || performance.now() < quietUntil) return;
     running = true;
+    const started = performance.now();
     try {
       await view.live();
     } finally {
       running = false;
+      quietUntil = performance.now() + (performance.now() - started) * 5;
     }
   }
 
