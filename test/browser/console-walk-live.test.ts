@@ -21,9 +21,9 @@ async function intervalsPass(page: Page, count: number): Promise<void> {
   await expect.poll(() => ticks(page), { timeout: UI_TIMEOUT_MS * 2, interval: 250 }).toBeGreaterThanOrEqual(from + count);
 }
 
-/** Cells of the deliveries table a reader sees cut: wider than their box, with no title to read them in full. */
-const cutCells = (page: Page) =>
-  page.locator('#deliveries-table').evaluate((table) =>
+/** Cells of a list a reader sees cut: wider than their box, with no title to read them in full. */
+const cutCells = (page: Page, table = '#deliveries-table') =>
+  page.locator(table).evaluate((table) =>
     [...table.querySelectorAll('th, td')]
       .filter((cell) => cell instanceof HTMLElement && cell.getClientRects().length > 0)
       .filter((cell) => cell.scrollWidth > cell.clientWidth && !cell.getAttribute('title'))
@@ -152,6 +152,27 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     expect(overflow).toEqual({ page: 0, list: [0] });
     expect(errorCell).toBe('rejected: no such meeting');
     expect(title).toEqual({ whole: true, text: `${LONG_TITLE}remap` });
+  });
+
+  it('when an event’s page is open beside the events list, then the list drops its Key column, cuts no cell, and Escape closes the page', async () => {
+    const { page } = walk;
+    await walk.openTab('events');
+    const row = page.locator('#events-table tbody tr[data-id]').first();
+    const id = await row.getAttribute('data-id');
+
+    await row.locator('td').nth(1).click();
+    await page.locator(`#event-detail[data-id="${id}"]`).waitFor();
+    const columns = await page.locator('#events-table thead th:visible').allTextContents();
+    const cut = await cutCells(page, '#events-table');
+    const indicator = await page.locator('#live-indicator').textContent();
+    await page.keyboard.press('Escape');
+    await page.locator('#event-detail').waitFor({ state: 'hidden' });
+
+    expect(columns).toEqual(['#', 'Source', 'State', 'Received', 'Reason']);
+    expect(cut).toEqual([]);
+    expect(indicator).toBe('Paused: an event is open');
+    expect(await page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-id'))).toBe(id);
+    expect(await page.locator('#events-table thead th:visible').count()).toBe(6);
   });
 
   it('when the console is on a 375 px phone, then the views are a keyboard menu, the first screen shows the active list, and each card shows its state and last error', async () => {
