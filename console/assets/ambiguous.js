@@ -1,4 +1,5 @@
 import { attempt, byId, el, fields, formatTime } from './dom.js';
+import { createTaggedReads } from './live.js';
 import { candidateTable } from './match-view.js';
 import { createPager } from './pager.js';
 import { awaitRemap, createPinControls, remapSentence } from './pin-form.js';
@@ -13,6 +14,7 @@ const PAGE_SIZE = 10;
 export function createAmbiguous({ api, orgLinks, openMeeting, onChanged }) {
   const list = byId('ambiguous-list');
   const pager = createPager('ambiguous', () => load());
+  const read = createTaggedReads(api);
 
   const pinControls = createPinControls({
     api,
@@ -46,9 +48,11 @@ export function createAmbiguous({ api, orgLinks, openMeeting, onChanged }) {
       el('p', { class: 'status confirm', role: 'status', dataset: { field: 'confirm' } }),
     );
 
-  async function load() {
-    const page = await attempt(() => api.get('matches', { outcome: 'ambiguous', limit: PAGE_SIZE, cursor: pager.cursor() }));
-    if (page === undefined) return;
+  /** `live`: a quiet refresh (live.js) that renders only a changed page. */
+  async function load({ live = false } = {}) {
+    const answer = await attempt(() => read('matches', { outcome: 'ambiguous', limit: PAGE_SIZE, cursor: pager.cursor() }, { live }));
+    if (answer === undefined || !answer.changed) return;
+    const page = answer.payload;
     list.replaceChildren(
       ...(page.items.length ? page.items.map(card) : [el('p', { class: 'muted', text: 'No ambiguous meeting: every match found one record, or was pinned.' })]),
     );
@@ -60,5 +64,7 @@ export function createAmbiguous({ api, orgLinks, openMeeting, onChanged }) {
     pager.reset();
     void load();
   });
-  return { load };
+  // A pin being written or just confirmed is the operator's work: the queue holds still under it.
+  const reading = () => (list.querySelector('.pin-form:not([hidden]), [data-field="confirm"]:not(:empty)') ? 'pinning' : null);
+  return { load, reading };
 }

@@ -1,5 +1,6 @@
 import { ApiError } from './api.js';
-import { attempt, byId, el, formatTime } from './dom.js';
+import { attempt, byId, el, formatTime, labelCells } from './dom.js';
+import { createTaggedReads } from './live.js';
 
 const PROVIDER_NAMES = { google: 'Google', microsoft: 'Microsoft 365' };
 
@@ -16,8 +17,10 @@ function watchState(item) {
  * provider is configured; otherwise the view says so.
  */
 export function createCalendars({ api }) {
-  const body = byId('calendars-table').querySelector('tbody');
+  const table = byId('calendars-table');
+  const body = table.querySelector('tbody');
   const note = byId('calendars-note');
+  const read = createTaggedReads(api);
 
   const row = (item) => {
     const state = watchState(item);
@@ -29,16 +32,20 @@ export function createCalendars({ api }) {
       el('td', {}, el('span', { class: `state state-${state.state}`, dataset: { field: 'watch-state' }, text: state.text })),
       el('td', { text: item.channel ? formatTime(item.channel.expiration) : '—' }),
       el('td', { text: formatTime(item.lastSyncAt) }),
-      el('td', { class: 'clip', title: item.lastError ?? '', text: item.lastError ?? '' }),
+      el('td', { class: 'clip', title: item.lastError ?? '', dataset: { field: 'last-error' }, text: item.lastError ?? '' }),
     );
   };
 
-  async function load() {
+  /** `live`: a quiet refresh (live.js) that renders only a changed answer. */
+  async function load({ live = false } = {}) {
     // The routes exist only when a provider is configured: a 404 means none is.
-    const answer = await attempt(() =>
-      api.get('calendars').catch((error) => (error instanceof ApiError && error.status === 404 ? null : Promise.reject(error))),
+    const read404 = await attempt(() =>
+      read('calendars', {}, { live }).catch((error) =>
+        error instanceof ApiError && error.status === 404 ? { changed: true, payload: null } : Promise.reject(error),
+      ),
     );
-    if (answer === undefined) return;
+    if (read404 === undefined || !read404.changed) return;
+    const answer = read404.payload;
     if (answer === null) {
       note.textContent = 'No calendar provider is configured on this bridge (Google or Microsoft 365).';
       body.replaceChildren();
@@ -50,6 +57,7 @@ export function createCalendars({ api }) {
         ? answer.calendars.map(row)
         : [el('tr', { class: 'empty' }, el('td', { colspan: 6, class: 'muted', text: 'No calendar is watched yet.' }))]),
     );
+    labelCells(table);
   }
 
   byId('calendars-refresh').addEventListener('click', () => void load());

@@ -1,4 +1,5 @@
-import { attempt, byId, el, formatTime, stateBadge } from './dom.js';
+import { attempt, byId, el, formatTime, labelCells, stateBadge } from './dom.js';
+import { createTaggedReads } from './live.js';
 import { createPager } from './pager.js';
 
 const PAGE_SIZE = 25;
@@ -22,6 +23,7 @@ export function createDeliveries({ api, detail, orgLinks }) {
   const search = /** @type {HTMLInputElement} */ (byId('delivery-search'));
   const orgNote = byId('deliveries-org-note');
   const pager = createPager('deliveries', () => load());
+  const read = createTaggedReads(api);
 
   function open(event, id) {
     for (const other of body.querySelectorAll('tr.selected')) other.classList.remove('selected');
@@ -57,7 +59,7 @@ export function createDeliveries({ api, detail, orgLinks }) {
       ),
       el('td', {}, stateBadge(item.state)),
       el('td', { text: item.attempts }),
-      el('td', { class: 'clip', title: item.lastError ?? '', text: item.lastError ?? '' }),
+      el('td', { class: 'clip', title: item.lastError ?? '', dataset: { field: 'last-error' }, text: item.lastError ?? '' }),
     );
     for (const anchor of tr.querySelectorAll('a')) anchor.addEventListener('click', (event) => event.stopPropagation());
     if (detail.shownId() === item.id) tr.classList.add('selected');
@@ -68,21 +70,36 @@ export function createDeliveries({ api, detail, orgLinks }) {
   // the server is not kept busy with a search nobody waits for and a late answer never overwrites a newer one.
   let inFlight;
 
-  async function load() {
+  /** `live`: a quiet refresh (live.js); it gives way to any load the operator asked for, and renders only a changed page. */
+  async function load({ live = false } = {}) {
+    if (live && inFlight !== undefined) return;
     inFlight?.abort();
     const current = new AbortController();
     inFlight = current;
+    try {
+      await render(current, live);
+    } finally {
+      if (inFlight === current) inFlight = undefined;
+    }
+  }
+
+  async function render(current, live) {
     await orgLinks.learnFromLatest().catch(() => undefined);
     if (current.signal.aborted) return;
     const q = search.value.trim();
     const query = { state: stateFilter.value, kind: kindFilter.value, q, limit: PAGE_SIZE, cursor: pager.cursor() };
-    const page = await attempt(() => api.get('deliveries', query, { signal: current.signal }));
-    if (page === undefined || current.signal.aborted) return;
+    const answer = await attempt(() => read('deliveries', query, { live, signal: current.signal }));
+    if (answer === undefined || !answer.changed || current.signal.aborted) return;
+    const page = answer.payload;
+    // The focus stays on the row it was on (a keyboard user walking the list) when the rows are rebuilt.
+    const focusedId = /** @type {HTMLElement | null} */ (document.activeElement)?.closest?.('#deliveries-table tr')?.getAttribute('data-id');
     body.replaceChildren(
       ...(page.items.length
         ? page.items.map(row)
         : [el('tr', { class: 'empty' }, el('td', { colspan: COLUMNS, class: 'muted', text: q ? `No delivery matches “${q}”.` : 'No deliveries match.' }))]),
     );
+    labelCells(table);
+    if (focusedId) /** @type {HTMLElement | null} */ (body.querySelector(`tr[data-id="${focusedId}"] button`))?.focus({ preventScroll: true });
     table.dataset.loaded = stateFilter.value || 'any';
     table.dataset.q = q;
     orgNote.textContent =
@@ -109,6 +126,8 @@ export function createDeliveries({ api, detail, orgLinks }) {
   stateFilter.addEventListener('change', () => void reload());
   kindFilter.addEventListener('change', () => void reload());
   byId('deliveries-refresh').addEventListener('click', () => void load());
+  // The detail closed: its row is no longer the selected one.
+  const unselect = () => body.querySelector('tr.selected')?.classList.remove('selected');
 
-  return { load, reload };
+  return { load, reload, unselect };
 }

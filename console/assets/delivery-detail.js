@@ -20,10 +20,14 @@ function readbackText(readback) {
  * superseded it and its replays, with Replay and Cancel. While it is pending or running the panel
  * refreshes itself, so an operator sees a replay go through.
  */
-export function createDeliveryDetail({ api, onChanged, openEvent, openMeeting, orgLinks, origin }) {
+export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, openEvent, openMeeting, orgLinks, origin }) {
   const panel = byId('delivery-detail');
   let shownId = null;
   let timer;
+  // Escape closes the page from anywhere inside it, as its Close button does.
+  panel.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') hide({ restoreFocus: true });
+  });
 
   const link = (label, id, open) => el('button', { type: 'button', class: 'link', dataset: { id }, onclick: () => open(id), text: label });
   const deliveryLink = (summary) => link(`#${summary.id} (${summary.state})`, summary.id, show);
@@ -76,7 +80,12 @@ export function createDeliveryDetail({ api, onChanged, openEvent, openMeeting, o
     );
     const originHolder = el('div', { class: 'origin', dataset: { field: 'origin' } });
     const children = [
-      el('h2', { tabindex: -1 }, `Delivery #${delivery.id} `, stateBadge(delivery.state)),
+      el(
+        'div',
+        { class: 'detail-head' },
+        el('h2', { tabindex: -1 }, `Delivery #${delivery.id} `, stateBadge(delivery.state)),
+        el('button', { type: 'button', id: 'detail-close', class: 'secondary', onclick: () => hide({ restoreFocus: true }), text: 'Close' }),
+      ),
       el('div', { class: 'actions' }, replay, cancel),
       fields([
         ['Kind', delivery.kind],
@@ -128,7 +137,11 @@ export function createDeliveryDetail({ api, onChanged, openEvent, openMeeting, o
     panel.replaceChildren(...children.flat());
     panel.dataset.id = String(delivery.id);
     panel.dataset.state = delivery.state;
+    const opened = panel.hidden;
     panel.hidden = false;
+    // Beside the list, which drops its low-value columns meanwhile (console.css).
+    panel.parentElement?.classList.add('with-detail');
+    if (opened) onToggled();
     void origin.fill(originHolder, detail, openEvent);
   }
 
@@ -163,13 +176,20 @@ export function createDeliveryDetail({ api, onChanged, openEvent, openMeeting, o
     await show(delivery.id, { watching: true });
   }
 
-  return {
-    show,
-    hide() {
-      clearTimeout(timer);
-      shownId = null;
-      panel.hidden = true;
-    },
-    shownId: () => shownId,
-  };
+  /** `restoreFocus`: the operator closed it; the focus goes back to its row in the list, or the list. */
+  function hide({ restoreFocus = false } = {}) {
+    clearTimeout(timer);
+    const id = shownId;
+    shownId = null;
+    const wasOpen = !panel.hidden;
+    panel.hidden = true;
+    panel.parentElement?.classList.remove('with-detail');
+    if (restoreFocus) {
+      const row = document.querySelector(`#deliveries-table tr[data-id="${id}"] button`);
+      /** @type {HTMLElement | null} */ (row)?.focus();
+    }
+    if (wasOpen) onToggled();
+  }
+
+  return { show, hide, shownId: () => shownId };
 }

@@ -73,3 +73,20 @@ export async function attempt(action) {
     return undefined;
   }
 }
+
+/**
+ * Gives every cell of a table its column's header as `data-label` (a phone shows rows as cards,
+ * each value under its label) and its `data-optional` mark (columns dropped while a detail is open
+ * beside the list).
+ */
+export function labelCells(table) {
+  const headers = [...table.querySelectorAll('thead th')];
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, index) => {
+      const header = headers[index];
+      if (header === undefined || cell.hasAttribute('colspan')) return;
+      cell.setAttribute('data-label', header.textContent ?? '');
+      if (header.hasAttribute('data-optional')) cell.setAttribute('data-optional', '');
+    });
+  }
+}

@@ -1,12 +1,15 @@
-import { attempt, byId, el, fields, formatTime, pretty, showStatus, stateBadge } from './dom.js';
+import { attempt, byId, el, fields, formatTime, labelCells, pretty, showStatus, stateBadge } from './dom.js';
+import { createTaggedReads } from './live.js';
 import { createPager } from './pager.js';
 
 const PAGE_SIZE = 25;
 const DELIVERY_KINDS = new Set(['remap', 'import']);
 
 /** Inbound events: filters, paging, and a detail with the raw payload as received and the jobs it made. */
-export function createEvents({ api, openDelivery, previewEvent, orgLinks }) {
-  const body = byId('events-table').querySelector('tbody');
+export function createEvents({ api, openDelivery, previewEvent, orgLinks, onToggled = () => {} }) {
+  const table = byId('events-table');
+  const body = table.querySelector('tbody');
+  const read = createTaggedReads(api);
   const source = /** @type {HTMLInputElement} */ (byId('event-source'));
   const state = /** @type {HTMLSelectElement} */ (byId('event-state'));
   const panel = byId('event-detail');
@@ -25,14 +28,34 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks }) {
       el('td', { class: 'clip', title: item.stateReason ?? '', text: item.stateReason ?? '' }),
     );
 
-  async function load() {
-    const page = await attempt(() => api.get('events', { source: source.value.trim(), state: state.value, limit: PAGE_SIZE, cursor: pager.cursor() }));
-    if (page === undefined) return;
+  /** `live`: a quiet refresh (live.js) that renders only a changed page. */
+  async function load({ live = false } = {}) {
+    const query = { source: source.value.trim(), state: state.value, limit: PAGE_SIZE, cursor: pager.cursor() };
+    const answer = await attempt(() => read('events', query, { live }));
+    if (answer === undefined || !answer.changed) return;
+    const page = answer.payload;
     body.replaceChildren(
       ...(page.items.length ? page.items.map(row) : [el('tr', { class: 'empty' }, el('td', { colspan: 6, class: 'muted', text: 'No events match.' }))]),
     );
+    labelCells(table);
+    if (panel.dataset.id) body.querySelector(`tr[data-id="${panel.dataset.id}"]`)?.classList.add('selected');
     pager.loaded(page.nextCursor);
   }
+
+  /** `restoreFocus`: the operator closed it; the focus goes back to its row in the list. */
+  function hide({ restoreFocus = false } = {}) {
+    const id = panel.dataset.id;
+    const wasOpen = !panel.hidden;
+    panel.hidden = true;
+    delete panel.dataset.id;
+    panel.parentElement?.classList.remove('with-detail');
+    body.querySelector('tr.selected')?.classList.remove('selected');
+    if (restoreFocus) /** @type {HTMLElement | null} */ (body.querySelector(`tr[data-id="${id}"] button`))?.focus();
+    if (wasOpen) onToggled();
+  }
+  panel.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') hide({ restoreFocus: true });
+  });
 
   const jobItem = (job) =>
     el(
@@ -53,7 +76,12 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks }) {
     const { event, message } = detail;
     orgLinks.learn(event, message);
     panel.replaceChildren(
-      el('h2', { tabindex: -1 }, `Event #${event.id} `, stateBadge(event.state)),
+      el(
+        'div',
+        { class: 'detail-head' },
+        el('h2', { tabindex: -1 }, `Event #${event.id} `, stateBadge(event.state)),
+        el('button', { type: 'button', id: 'event-close', class: 'secondary', onclick: () => hide({ restoreFocus: true }), text: 'Close' }),
+      ),
       el(
         'div',
         { class: 'actions' },
@@ -75,7 +103,11 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks }) {
       el('pre', { text: pretty(event.parsedPayload) }),
     );
     panel.dataset.id = String(event.id);
+    for (const other of body.querySelectorAll('tr')) other.classList.toggle('selected', other.getAttribute('data-id') === String(event.id));
+    const opened = panel.hidden;
     panel.hidden = false;
+    panel.parentElement?.classList.add('with-detail');
+    if (opened) onToggled();
     if (reveal) {
       panel.querySelector('h2')?.focus({ preventScroll: true });
       panel.scrollIntoView({ block: 'nearest' });
@@ -97,5 +129,5 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks }) {
   source.addEventListener('change', () => void reload());
   byId('events-refresh').addEventListener('click', () => void load());
 
-  return { load, show };
+  return { load, show, hide, shownId: () => panel.dataset.id ?? null };
 }

@@ -10,17 +10,18 @@ import { byId, showStatus } from './dom.js';
 import { createEvents } from './events.js';
 import { createImportForm } from './import-form.js';
 import { createKeyStore } from './key-store.js';
+import { createLive } from './live.js';
 import { createMeeting } from './meeting.js';
 import { createPreview } from './preview.js';
 import { createQuota } from './quota.js';
 import { createRemapForm } from './remap-form.js';
 import { createOrgLinks } from './salesforce-links.js';
 import { createStats } from './stats.js';
+import { createViews } from './views.js';
 
 const STATS_EVERY_MS = 10_000;
 /** The chart changes by the hour: every sixth stats refresh is often enough. */
 const ACTIVITY_EVERY = 6;
-const VIEWS = ['deliveries', 'events', 'ambiguous', 'meeting', 'preview', 'remap', 'import', 'calendars'];
 
 const keys = createKeyStore();
 const keyPanel = byId('key-panel');
@@ -31,6 +32,7 @@ let ticks = 0;
 
 function askForKey(message = '') {
   clearInterval(statsTimer);
+  live.stop();
   consoleMain.hidden = true;
   signOut.hidden = true;
   keyPanel.hidden = false;
@@ -54,13 +56,18 @@ const orgLinks = createOrgLinks({ api });
 const refreshAll = async () => {
   await Promise.all([stats.refresh(), deliveries.load()]);
 };
-const openDelivery = (id) => (selectTab('deliveries'), void detail.show(id, { watching: true, reveal: true }));
-const openEvent = (id) => (selectTab('events'), void events.show(id));
-// A meeting's page has no tab of its own: the delivery page and the ambiguous queue open it.
-const openMeeting = (key) => (selectTab('meeting'), void meeting.show(key, { reveal: true }));
+const openDelivery = (id) => (views.select('deliveries'), void detail.show(id, { watching: true, reveal: true }));
+const openEvent = (id) => (views.select('events'), void events.show(id));
+const openMeeting = (key) => (views.select('meeting'), void meeting.show(key, { reveal: true }));
+// A detail opened or closed: the live indicator says so at once, and a closed one's list catches up.
+const onToggled = () => live.recheck();
 const detail = createDeliveryDetail({
   api,
   onChanged: refreshAll,
+  onToggled: () => {
+    if (detail.shownId() === null) deliveries.unselect();
+    onToggled();
+  },
   openEvent,
   openMeeting,
   orgLinks,
@@ -70,7 +77,7 @@ const meeting = createMeeting({ api, orgLinks, openDelivery, openEvent, onChange
 const ambiguous = createAmbiguous({ api, orgLinks, openMeeting, onChanged: refreshAll });
 const deliveries = createDeliveries({ api, detail, orgLinks });
 const preview = createPreview({ api });
-const events = createEvents({ api, openDelivery, previewEvent: (id) => (selectTab('preview'), preview.forEvent(id)), orgLinks });
+const events = createEvents({ api, openDelivery, previewEvent: (id) => (views.select('preview'), preview.forEvent(id)), orgLinks, onToggled });
 createBulkReplay({ api, onChanged: refreshAll });
 const calendars = createCalendars({ api });
 // A created delivery opens at once; the lists and counts catch up with it.
@@ -81,16 +88,35 @@ const onCreated = async (id) => {
 createRemapForm({ api, onCreated });
 createImportForm({ api, onCreated });
 
-function selectTab(name) {
-  for (const tab of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button.tab')))
-    tab.setAttribute('aria-pressed', String(tab.dataset.tab === name));
-  for (const view of VIEWS) byId(`${view}-view`).hidden = name !== view;
-  if (name === 'events') void events.load();
-  if (name === 'ambiguous') void ambiguous.load();
-  if (name === 'calendars') void calendars.load();
-}
-for (const tab of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button.tab')))
-  tab.addEventListener('click', () => selectTab(tab.dataset.tab));
+/*
+ * The views, in tab order. `live` lists refresh themselves while on screen (live.js); `reading`
+ * names what holds a list still. A new view is its <section id="{name}-view"> in index.html and
+ * one entry here; a panel for every view goes in #banner-slot or #health-slot instead.
+ */
+const views = createViews([
+  {
+    name: 'deliveries',
+    label: 'Deliveries',
+    live: () => deliveries.load({ live: true }),
+    reading: () => (detail.shownId() === null ? null : 'a delivery is open'),
+  },
+  {
+    name: 'events',
+    label: 'Inbound events',
+    load: () => events.load(),
+    live: () => events.load({ live: true }),
+    reading: () => (events.shownId() === null ? null : 'an event is open'),
+  },
+  { name: 'ambiguous', label: 'Ambiguous', load: () => ambiguous.load(), live: () => ambiguous.load({ live: true }), reading: ambiguous.reading },
+  // A meeting's page has no tab of its own: the delivery page and the ambiguous queue open it.
+  { name: 'meeting', label: 'Meeting', tab: false },
+  { name: 'preview', label: 'Preview mapping' },
+  { name: 'remap', label: 'New remap' },
+  { name: 'import', label: 'New import' },
+  { name: 'calendars', label: 'Calendars', load: () => calendars.load(), live: () => calendars.load({ live: true }) },
+]);
+const live = createLive({ activeView: views.active });
+for (const tab of document.querySelectorAll('button.tab')) tab.addEventListener('click', () => live.recheck());
 
 async function open() {
   keyPanel.hidden = true;
@@ -99,7 +125,10 @@ async function open() {
   showStatus('');
   await Promise.all([refreshAll(), activity.load()]);
   clearInterval(statsTimer);
+  live.start();
   statsTimer = setInterval(() => {
+    // A hidden tab asks for nothing; the counts catch up when it is shown again (within one interval).
+    if (document.hidden) return;
     void stats.refresh();
     ticks += 1;
     if (ticks % ACTIVITY_EVERY === 0) void activity.load();

@@ -33,8 +33,8 @@ export const FIXTURE = readFileSync(path.resolve(import.meta.dirname, '..', '..'
 const KEY = 'admin-key-walkthrough-0123456789';
 export const ORG_ORIGIN = 'https://example-dev-ed.my.salesforce.com';
 export const UI_TIMEOUT_MS = 15_000;
-const WIDE = { width: 1366, height: 768 };
-const PHONE = { width: 375, height: 812 };
+export const WIDE = { width: 1366, height: 768 };
+export const PHONE = { width: 375, height: 812 };
 
 /** The fixture's Event: WhatId an Opportunity, AccountId an Account. */
 export const FIXTURE_TITLE = 'Pricing review with Globex';
@@ -48,7 +48,7 @@ export interface ConsoleWalk {
   readonly momentum: FakeMomentum;
   /** The admin API's JSON answer to an authorised call. */
   api(urlPath: string, init?: RequestInit): Promise<Record<string, unknown>>;
-  /** Photographs the page as it is at both widths; at the phone's, the page itself must not scroll sideways. No id twice. */
+  /** Photographs the page as it is at both widths, checking its contrast at each; at the phone's, the page itself must not scroll sideways. No id twice. */
   photograph(name: string): Promise<void>;
   openTab(name: string): Promise<void>;
   /** The delivery a form just created, from the status line ("Remap #12 queued."). */
@@ -96,13 +96,15 @@ export function useConsoleWalk(options: ConsoleWalkOptions = {}): ConsoleWalk {
       return ids.filter((id, index) => ids.indexOf(id) !== index);
     });
     if (duplicates.length) problems.push(`${name}: duplicate ids ${duplicates.join(', ')}`);
-    for (const line of await lowContrastText(page)) problems.push(`${name}: ${line}`);
+    for (const line of await lowContrastText(page)) problems.push(`${name} at ${WIDE.width} px: ${line}`);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-1366x768.png`), fullPage: true });
     await page.setViewportSize(PHONE);
     // The chart redraws at the new width in the next frame.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     if (width > PHONE.width) overflow.push(`${name}: the page is ${width} px wide at ${PHONE.width} px`);
+    // The phone's layout has its own colours to get right (cards, the views menu).
+    for (const line of await lowContrastText(page)) problems.push(`${name} at ${PHONE.width} px: ${line}`);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-375x812.png`), fullPage: true });
     await page.setViewportSize(WIDE);
   }
