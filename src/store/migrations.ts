@@ -2,6 +2,7 @@ import { DELIVERED_MEETINGS_MIGRATION } from './delivered-migration.ts';
 import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
 import { READ_MODEL_MIGRATION } from './read-model-migration.ts';
+import { REFUSAL_MIGRATION } from './refusal-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
 import { RETENTION_MIGRATION } from './retention-migration.ts';
 
@@ -264,6 +265,7 @@ const MIGRATIONS: Migration[] = [
   { version: 12, name: DELIVERED_MEETINGS_MIGRATION.name, statements: [...DELIVERED_MEETINGS_MIGRATION.statements] },
   READ_MODEL_MIGRATION,
   RETENTION_MIGRATION,
+  { version: REFUSAL_MIGRATION.version, name: REFUSAL_MIGRATION.name, statements: [...REFUSAL_MIGRATION.statements] },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */
