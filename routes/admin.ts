@@ -13,6 +13,7 @@ import { listMatches, meetingDetail, pinView } from '../src/admin/matches.ts';
 import { meetingById } from '../src/admin/meeting-by-id.ts';
 import { buildOpenApi } from '../src/admin/openapi.ts';
 import { pinMeeting, unpinMeeting } from '../src/admin/pins.ts';
+import { refusalSummary } from '../src/admin/refusals.ts';
 import { cancelDelivery, replayDelivery } from '../src/admin/replay.ts';
 import type { AdminRouteSpec } from '../src/admin/route-spec.ts';
 import { ADMIN_ROUTE_LIST, ADMIN_ROUTES } from '../src/admin/routes.ts';
@@ -20,7 +21,7 @@ import { adminStats, type RateBucket } from '../src/admin/stats.ts';
 import { jobSummary } from '../src/admin/views.ts';
 import type { Config } from '../src/core/config.ts';
 import type { Logger } from '../src/core/logger.ts';
-import type { Store } from '../src/store/types.ts';
+import type { RefusalBatch, Store } from '../src/store/types.ts';
 import { adminAuth } from './admin-auth.ts';
 import { adminBodyErrors, bindAdminRoute } from './admin-handler.ts';
 
@@ -34,6 +35,8 @@ export interface AdminRouterDeps {
   calendars?: CalendarManagers;
   /** The mapping preview on the bridge's own mappers; POST /admin/mapping/preview exists only when it is given. */
   mappingPreview?: MappingPreview;
+  /** This instance's refusals counted and not written yet, added to the stored ones by GET /admin/refusals. */
+  pendingRefusals?: () => RefusalBatch;
 }
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
@@ -101,6 +104,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
 
   on(R.stats, async () => ({ body: await adminStats(store, deps.momentumRate) }));
   on(R.activity, async ({ query }) => ({ body: await activity(store, query) }));
+  on(R.refusals, async ({ query }) => ({ body: await refusalSummary(store, query, deps.pendingRefusals) }));
 
   if (calendars !== undefined) {
     on(R.listCalendars, async () => ({ body: await listCalendars(calendars) }));

@@ -4,6 +4,7 @@ import { AppError } from '../src/core/errors.ts';
 import type { Logger } from '../src/core/logger.ts';
 import { bodyTooLarge, settingLimit } from '../src/http/body-too-large.ts';
 import { requireContentType } from '../src/http/content-type.ts';
+import { noteRefusedItems } from '../src/http/refusals/refusal-notes.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { countRefusals } from '../src/metrics/refusal-counter.ts';
 import { createLifecycleReceiver, createNotificationReceiver, type GraphReceiveOutcome } from '../src/microsoft/notification-receiver.ts';
@@ -92,6 +93,7 @@ function respond(outcome: GraphReceiveOutcome, kind: string, res: Response, deps
       throw new AppError('invalid_notification', outcome.message, { status: 400 });
     case 'refused': {
       countRefused(outcome.refused, deps);
+      noteRefusedItems(res, outcome.refused);
       const reasons = Object.entries(outcome.refused)
         .filter(([, count]) => count > 0)
         .map(([reason, count]) => `${count} ${reason}`);
@@ -100,6 +102,8 @@ function respond(outcome: GraphReceiveOutcome, kind: string, res: Response, deps
     }
     case 'accepted': {
       countRefused(outcome.refused, deps);
+      // Items refused inside an accepted batch (a forged clientState beside good ones) are counted too.
+      noteRefusedItems(res, outcome.refused);
       const ignored = outcome.ignored.unknown_lifecycle_event;
       deps.metrics?.inboundMessage('microsoft', 'acked');
       deps.metrics?.inboundNotifications('microsoft', { acked: outcome.items - refusedCount(outcome.refused) - ignored, duplicate: 0 });

@@ -1,10 +1,11 @@
 import express, { type ErrorRequestHandler, type RequestHandler, Router } from 'express';
 
 import type { Config } from '../src/core/config.ts';
-import { AppError, publicError } from '../src/core/errors.ts';
+import { AppError, isConfigurationRefusal, publicError } from '../src/core/errors.ts';
 import type { Logger } from '../src/core/logger.ts';
 import { bodyTooLarge, settingLimit } from '../src/http/body-too-large.ts';
 import { requireContentType } from '../src/http/content-type.ts';
+import { noteRefusalCode } from '../src/http/refusals/refusal-notes.ts';
 import type { InboundMetrics } from '../src/metrics/bridge-metrics.ts';
 import { type OutboundMessageOutcome, outboundMessageReceiver } from '../src/salesforce/outbound-message-receiver.ts';
 import { ACK_ENVELOPE, SOAP_CONTENT_TYPE, soapFault } from '../src/salesforce/soap-replies.ts';
@@ -49,7 +50,10 @@ function soapFaults(logger: Logger, metrics: InboundMetrics | undefined): ErrorR
     if (res.headersSent) return next(error);
     const reply = publicError(error);
     metrics?.inboundMessage('salesforce', 'refused', reply.code);
-    if (reply.status >= 500) logger.error('salesforce message failed', { error, cause: (error as Error).cause, code: reply.code });
+    noteRefusalCode(res, reply.code);
+    if (isConfigurationRefusal(error))
+      logger.warn('salesforce message refused: not configured', { status: reply.status, code: reply.code, reason: reply.message });
+    else if (reply.status >= 500) logger.error('salesforce message failed', { error, cause: (error as Error).cause, code: reply.code });
     else logger.warn('salesforce message refused', { status: reply.status, code: reply.code, reason: reply.message });
     res
       .status(reply.status)

@@ -3,13 +3,13 @@ import helmet from 'helmet';
 
 import { adminRouter } from '../routes/admin.ts';
 import { adminConsoleRouter } from '../routes/admin-console.ts';
-import { calendarEventsRouter } from '../routes/calendar-events.ts';
-import { googleCalendarRouter } from '../routes/google-calendar.ts';
+import { CALENDAR_EVENTS_PATH, calendarEventsRouter } from '../routes/calendar-events.ts';
+import { GOOGLE_NOTIFICATIONS_PATH, googleCalendarRouter } from '../routes/google-calendar.ts';
 import { healthRouter } from '../routes/health.ts';
 import { metricsRouter } from '../routes/metrics.ts';
 import { microsoftCalendarRouter } from '../routes/microsoft-calendar.ts';
-import { salesforceRouter } from '../routes/salesforce.ts';
-import { zoomRouter } from '../routes/zoom.ts';
+import { OUTBOUND_MESSAGE_PATH, salesforceRouter } from '../routes/salesforce.ts';
+import { ZOOM_EVENTS_PATH, zoomRouter } from '../routes/zoom.ts';
 import type { MappingPreview } from './admin/mapping-preview.ts';
 import type { RateBucket } from './admin/stats.ts';
 import type { Config } from './core/config.ts';
@@ -23,10 +23,12 @@ import { salesforceGuards } from './http/inbound-guards.ts';
 import { noStore } from './http/no-store.ts';
 import { inboundRateLimit } from './http/rate-limits.ts';
 import type { ReadinessCheck } from './http/readiness-checks.ts';
+import { recordRefusals } from './http/refusals/record-refusals.ts';
+import type { RefusalTally } from './http/refusals/refusal-tally.ts';
 import { requestId } from './http/request-id.ts';
 import type { PrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import { microsoftCalendarManager } from './microsoft/calendar-manager.ts';
-import type { SubscriptionManager } from './microsoft/subscriptions.ts';
+import { LIFECYCLE_PATH, NOTIFICATIONS_PATH, type SubscriptionManager } from './microsoft/subscriptions.ts';
 import type { Store } from './store/types.ts';
 
 export interface AppDeps {
@@ -45,7 +47,12 @@ export interface AppDeps {
   momentumRate?: RateBucket;
   /** The mapping preview on the bridge's own mappers; POST /admin/mapping/preview is served only when it is given. */
   mappingPreview?: MappingPreview;
+  /** Counts refused inbound requests (docs/operations.md, "Refused traffic"); GET /admin/refusals adds what it holds to the stored counts. */
+  refusals?: RefusalTally;
 }
+
+/** Every inbound route a sender posts to: a refusal on one of them is counted under its path. */
+export const INBOUND_ROUTES = [OUTBOUND_MESSAGE_PATH, GOOGLE_NOTIFICATIONS_PATH, NOTIFICATIONS_PATH, LIFECYCLE_PATH, ZOOM_EVENTS_PATH, CALENDAR_EVENTS_PATH];
 
 /** Builds the HTTP app from its dependencies; never listens (server.ts and tests do). */
 export function createApp(deps: AppDeps): express.Express {
@@ -55,6 +62,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', deps.config.TRUST_PROXY);
   app.use(requestId());
   app.use(accessLog(deps.logger));
+  // Before any route or limiter: a refusal by any of them (rate limit, size, signature…) is counted.
+  if (deps.refusals) app.use(recordRefusals({ tally: deps.refusals, logger: deps.logger, routes: INBOUND_ROUTES, salesforceRoute: OUTBOUND_MESSAGE_PATH }));
   app.use(helmet());
   app.use(healthRouter(deps.readiness, deps.logger));
   // One budget of failed authentications per address, whether it guesses admin keys or the metrics token.
@@ -89,12 +98,13 @@ export function createApp(deps: AppDeps): express.Express {
   }
   // The console's static files need no key (they hold no data) and keep their own caching; every
   // /admin API answer after them is never cached and every /admin API call needs a key.
-  if (deps.store) app.use(adminConsoleRouter());
+  if (deps.store) app.use(adminConsoleRouter({ adminEnabled: deps.config.ADMIN_API_KEYS.length > 0 }));
   app.use('/admin', noStore(), authFailures);
   if (deps.store) {
     const optional = {
       ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}),
       ...(deps.mappingPreview ? { mappingPreview: deps.mappingPreview } : {}),
+      ...(deps.refusals ? { pendingRefusals: deps.refusals.pending } : {}),
       ...(deps.googleManager || deps.microsoftManager
         ? {
             calendars: {

@@ -7,6 +7,9 @@ import { closeGracefully } from './http/graceful-close.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { listen } from './http/listen.ts';
 import { bridgeReadiness } from './http/readiness-checks.ts';
+import { startRefusalFlush } from './http/refusals/refusal-flush.ts';
+import { createRefusalTally } from './http/refusals/refusal-tally.ts';
+import { integrationStates, logIntegrationStates } from './integration-states.ts';
 import { createJobHandlers, MOMENTUM_RATE_KEY } from './job-handlers.ts';
 import type { Pacer } from './jobs/pacer.ts';
 import type { JobRegistry } from './jobs/registry.ts';
@@ -71,6 +74,10 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     await store.close();
     throw error;
   });
+  logIntegrationStates(
+    logger,
+    integrationStates(config, { google: runtime.google !== undefined, microsoft: runtime.microsoft !== undefined, sandbox: runtime.sandbox !== undefined }),
+  );
   const worker = workerFromConfig(config, {
     store,
     registry: runtime.registry,
@@ -79,10 +86,12 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     onJobFinished: telemetry.metrics.jobFinished,
     onJobsClaimed: telemetry.metrics.jobsClaimed,
   });
+  const refusals = createRefusalTally();
   const app = createApp({
     config,
     logger,
     store,
+    refusals,
     metrics: telemetry,
     readiness: bridgeReadiness(store, worker),
     ...(runtime.google ? { googleManager: runtime.google.manager } : {}),
@@ -98,6 +107,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     throw error;
   });
   worker.start();
+  // Refused requests are counted in memory and written every few seconds (docs/operations.md, "Refused traffic").
+  const refusalFlush = startRefusalFlush({ tally: refusals, store: store.refusals, logger });
   // The first re-match sweep, one interval on (it reads one interval back), then on its own schedule.
   if (runtime.startupJobs.length > 0) await store.enqueue(runtime.startupJobs);
   runtime.start();
@@ -124,6 +135,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
       // Requests and jobs share one deadline: both stop within SHUTDOWN_TIMEOUT_MS.
       // A pass in progress ends after its current batch.
       await Promise.all([closeGracefully(server, config.SHUTDOWN_TIMEOUT_MS), worker.stop(config.SHUTDOWN_TIMEOUT_MS), retention.stop()]);
+      // After the server closed: the last requests' refusals are in the final flush.
+      await refusalFlush.stop();
       await runtime.close();
       await store.close();
     })());

@@ -1,4 +1,5 @@
 import { MEETING_ROUTES } from './meeting-routes.ts';
+import { refusalQuerySchema, refusalSummarySchema } from './refusal-schemas.ts';
 import {
   ACTIVITY_BUCKETS_MAX,
   activityQuerySchema,
@@ -166,6 +167,17 @@ export const ADMIN_ROUTES = {
     description: `Counted in the database, so over every instance. Buckets start at since and follow each other; empty ones are zeros. inbound counts events by when they were received; delivered, dead, skipped and superseded count remaps and imports by when they reached that state. More than ${ACTIVITY_BUCKETS_MAX} buckets is a 400.`,
     query: activityQuerySchema,
     success: { status: 200, description: 'Every bucket of the range, oldest first', schema: activitySchema },
+  }),
+  refusals: defineRoute({
+    method: 'get',
+    path: '/admin/refusals',
+    operationId: 'getRefusals',
+    mutating: false,
+    summary: 'Refused inbound requests per route and reason over the last hours (default 24), with the newest few examples of each',
+    description:
+      "Counted where each inbound route refuses (foreign org, bad signature, unknown channel, forged clientState, rate limited, too large, malformed body, not configured…); never a body. Stored counts of every instance plus this instance's not yet written (they are written every 5 s). Kept 48 hours.",
+    query: refusalQuerySchema,
+    success: { status: 200, description: 'Counts per route and reason, the most refused first', schema: refusalSummarySchema },
   }),
   listCalendars: defineRoute({
     method: 'get',

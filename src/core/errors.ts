@@ -52,3 +52,13 @@ export function publicError(error: unknown): { status: number; code: string; mes
   }
   return { status: 500, code: 'internal_error', message: 'internal error' };
 }
+
+/**
+ * A 503 that is a setting missing, not a fault (`salesforce_not_configured`, `admin_disabled`…):
+ * the operator's to fix, so it is logged as a warning naming the setting, never with a stack.
+ */
+export function isConfigurationRefusal(error: unknown): error is AppError {
+  return isAppError(error) && error.status === 503 && isConfigurationCode(error.code);
+}
+
+export const isConfigurationCode = (code: string): boolean => code === 'admin_disabled' || code.endsWith('_not_configured');

@@ -2,6 +2,7 @@ import { DELIVERED_MEETINGS_MIGRATION } from './delivered-migration.ts';
 import { GOOGLE_CHANNELS_MIGRATION, GOOGLE_SYNC_OUTCOME_MIGRATION } from './google-channel-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
 import { READ_MODEL_MIGRATION } from './read-model-migration.ts';
+import { REFUSAL_MIGRATION } from './refusal-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
 import { RETENTION_MIGRATION } from './retention-migration.ts';
 
@@ -264,7 +265,8 @@ const MIGRATIONS: Migration[] = [
   { version: 12, name: DELIVERED_MEETINGS_MIGRATION.name, statements: [...DELIVERED_MEETINGS_MIGRATION.statements] },
   READ_MODEL_MIGRATION,
   RETENTION_MIGRATION,
-  // Versions 15 to 17 are other work's.
+  { version: REFUSAL_MIGRATION.version, name: REFUSAL_MIGRATION.name, statements: [...REFUSAL_MIGRATION.statements] },
+  // Versions 16 and 17 are other work's.
   { version: GOOGLE_SYNC_OUTCOME_MIGRATION.version, name: GOOGLE_SYNC_OUTCOME_MIGRATION.name, statements: [...GOOGLE_SYNC_OUTCOME_MIGRATION.statements] },
 ];
 

@@ -6,6 +6,7 @@ import type { Attempt, ClaimOptions, FinishJob, Job, NewJob } from './job-types.
 import type { MatchStore } from './match-types.ts';
 import type { MeetingIdentities } from './meeting-identity-types.ts';
 import type { ClaimPacing, RateState } from './pacing-types.ts';
+import type { Refusals } from './refusal-types.ts';
 import type { Retention } from './retention-types.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
 
@@ -24,6 +25,7 @@ export * from './job-types.ts';
 export * from './match-types.ts';
 export * from './meeting-identity-types.ts';
 export * from './pacing-types.ts';
+export * from './refusal-types.ts';
 export * from './retention-types.ts';
 
 /** Opening, health and closing: what the process and /readyz need. */
@@ -124,4 +126,4 @@ export interface Meetings {
   readonly meetings: MeetingIdentities;
 }
 
-export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings, Delivered, Retention {}
+export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings, Delivered, Retention, Refusals {}

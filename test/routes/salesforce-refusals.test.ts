@@ -44,7 +44,7 @@ describe('POST /salesforce/outbound-message (refusals)', () => {
     await expectRefused(harness, response, { status: 403, faultcode: 'soapenv:Client', faultstring: /^OrganizationId 00D8d0000001XYZEAU is not allowed/ });
   });
 
-  it('when no org is configured, then even a valid message gets 503 with a Server fault saying so', async () => {
+  it('when no org is configured, then even a valid message gets 503 with a Server fault saying so, logged as a warning without a stack', async () => {
     harness = await startHarness({ env: { SALESFORCE_ORG_IDS: '' } });
 
     const response = await harness.post(fixture('event-opportunity.xml'));
@@ -54,6 +54,11 @@ describe('POST /salesforce/outbound-message (refusals)', () => {
       faultcode: 'soapenv:Server',
       faultstring: 'bridge is not configured for Salesforce: set SALESFORCE_ORG_IDS',
     });
+    const refusals = harness.logs.lines().filter((line) => String(line.message).startsWith('salesforce message'));
+    expect(refusals).toEqual([
+      expect.objectContaining({ level: 'warn', message: 'salesforce message refused: not configured', code: 'salesforce_not_configured', status: 503 }),
+    ]);
+    expect(harness.logs.text()).not.toContain('stack');
   });
 
   it('when the XML carries an external entity (XXE), then 400 and the entity is never resolved', async () => {

@@ -12,6 +12,7 @@ import { pacingConformance } from './conformance-pacing.ts';
 import { priorityConformance } from './conformance-priority.ts';
 import { readModelConformance } from './conformance-read-models.ts';
 import { readConformance } from './conformance-reads.ts';
+import { refusalConformance } from './conformance-refusals.ts';
 import { replayConformance } from './conformance-replays.ts';
 
 export type { StoreHarness, TestDatabase } from './conformance-fixture.ts';
@@ -32,4 +33,5 @@ export function registerStoreConformance(harness: StoreHarness): void {
   matchConformance(harness);
   meetingConformance(harness);
   deliveredConformance(harness);
+  refusalConformance(harness);
 }

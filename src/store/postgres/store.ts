@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../core/logger.ts';
 import { finishWakes, keysOf } from '../job-rules.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
-import { createMeetingIdentities, driveAsync } from '../meeting-identities.ts';
+import { createMeetingIdentities, driveAsync, type StepRunner } from '../meeting-identities.ts';
+import { createRefusalStore } from '../refusal-sql.ts';
 import { createRetentionStore } from '../retention-sql.ts';
 import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from '../row-mappers.ts';
 import { ADMIN_READ_DEFAULTS } from '../settings.ts';
@@ -87,6 +88,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     return row === undefined ? undefined : map(row);
   };
   const fold = startCountFold(db, logger);
+  const steps: StepRunner = {
+    write: (run) => db.transaction((client) => driveAsync(run(), async (statement) => (await client.query(statement.sql, statement.params)).rows as Row[])),
+    read: (run) => driveAsync(run(), (statement) => db.query(statement.sql, statement.params)),
+  };
   return {
     engine: 'postgres',
     channels: createSqlChannelStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
@@ -102,11 +107,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     }),
     delivered: createSqlDeliveredStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     // Each batch its own short transaction: row locks on old rows only, held for milliseconds.
-    retention: createRetentionStore('postgres', {
-      write: (steps) =>
-        db.transaction((client) => driveAsync(steps(), async (statement) => (await client.query(statement.sql, statement.params)).rows as Row[])),
-      read: (steps) => driveAsync(steps(), (statement) => db.query(statement.sql, statement.params)),
-    }),
+    retention: createRetentionStore('postgres', steps),
+    refusals: createRefusalStore(steps),
     migrate: async () => void (await migratePostgres(db)),
     ping: async () => void (await db.pool.query(SQL.ping)),
     async close() {

@@ -6,6 +6,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveSync, type StepRunner } from '../meeting-identities.ts';
+import { createRefusalStore } from '../refusal-sql.ts';
 import { createRetentionStore } from '../retention-sql.ts';
 import { attemptFromRow, eventFromRow, jobFromRow } from '../row-mappers.ts';
 import { ADMIN_READ_DEFAULTS } from '../settings.ts';
@@ -107,6 +108,8 @@ export async function openSqliteStore(location: string, logger: Logger, options:
     }),
     delivered: createSqlDeliveredStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     retention: createRetentionStore('sqlite', retentionSteps),
+    // Bookkeeping too: a power cut loses at most one flush of counts, and no ack waits for them.
+    refusals: createRefusalStore(retentionSteps),
     migrate: () => read(() => void migrateSqlite(db)),
     ping: () =>
       read(() => {
