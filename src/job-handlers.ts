@@ -95,7 +95,7 @@ export async function createJobHandlers(
   registry.register(importKind.name, createImportHandler({ ...delivery, store }));
   registry.register(readbackKind.name, createReadbackHandler({ ...delivery, store, enabled: readback, ...(metrics ? { metrics } : {}) }));
   const reconcile = createReconcileRuntime(config, { ...delivery, store, matching: rules.matching, ...(metrics ? { metrics } : {}) });
-  const zoom = createZoomApi(config, logger);
+  const zoom = createZoomApi(config);
   // One set of mappers per set of rules, all on the same CRM directories (one cache) and Zoom client.
   const mappersFor = (ruleSet: MappingRules, attendees = directories.attendees): ReturnType<MappersFor> => {
     const recordingDeps = {

@@ -1,5 +1,4 @@
 import { type Config, ConfigError } from '../core/config.ts';
-import type { Logger } from '../core/logger.ts';
 import { createZoomClient, type ZoomClient } from './zoom-client.ts';
 
 export type ZoomSettings = Pick<
@@ -12,16 +11,13 @@ export type ZoomSettings = Pick<
  * configured (recordings are then imported without attendees). Half-set credentials stop the
  * start naming what is missing.
  */
-export function createZoomApi(config: ZoomSettings, logger: Logger): ZoomClient | undefined {
+export function createZoomApi(config: ZoomSettings): ZoomClient | undefined {
   const parts = { ZOOM_ACCOUNT_ID: config.ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID: config.ZOOM_CLIENT_ID, ZOOM_CLIENT_SECRET: config.ZOOM_CLIENT_SECRET };
   const missing = Object.entries(parts)
     .filter(([, value]) => value === undefined)
     .map(([name]) => name);
-  if (missing.length === 3) {
-    if (config.ZOOM_WEBHOOK_SECRET_TOKENS.length > 0)
-      logger.info('Zoom API is off: recordings are imported without attendees (set ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID, ZOOM_CLIENT_SECRET)');
-    return undefined;
-  }
+  // Off says so once, in the start's line per integration (src/integration-states.ts).
+  if (missing.length === 3) return undefined;
   if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: required with the other ZOOM_* API credentials; it is not set`));
   return createZoomClient({
     apiUrl: config.ZOOM_API_URL,
