@@ -17,7 +17,7 @@ import type { CalendarWatchMetrics, MappingMetrics, MomentumReadMetrics } from '
 import { createMicrosoftRuntime, type MicrosoftRuntime } from './microsoft/microsoft-runtime.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
-import { importKind, MOMENTUM_RATE_KEY, remapKind } from './momentum/delivery-jobs.ts';
+import { importKind, MOMENTUM_RATE_KEY, momentumRateLogKey, remapKind } from './momentum/delivery-jobs.ts';
 import { createReadbackHandler } from './momentum/readback-handler.ts';
 import { readbackKind } from './momentum/readback-job.ts';
 import { type SandboxReceiver, startSandboxReceiver } from './momentum/sandbox-receiver.ts';
@@ -86,7 +86,10 @@ export async function createJobHandlers(
     timeoutMs: config.MOMENTUM_TIMEOUT_MS,
   });
   // A call never answered counts against the budget until its timeout: it may have reached Momentum until then.
-  const pacer = createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: config.MOMENTUM_RATE_LIMIT, callTimeoutMs: config.MOMENTUM_TIMEOUT_MS }]);
+  // The sandbox's calls are counted apart from a real key's (delivery-jobs.ts, SANDBOX_RATE_LOG_KEY).
+  const pacer = createPacer(store, [
+    { key: MOMENTUM_RATE_KEY, logKey: momentumRateLogKey(sandbox !== undefined), limit: config.MOMENTUM_RATE_LIMIT, callTimeoutMs: config.MOMENTUM_TIMEOUT_MS },
+  ]);
   const registry = createJobRegistry();
   const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
   // Read-back needs a real Momentum to mean anything; the sandbox can be read back when asked to.

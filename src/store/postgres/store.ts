@@ -12,7 +12,7 @@ import { createSqlChannelStore } from '../sql-channel-store.ts';
 import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
-import type { FinishJob, Store } from '../types.ts';
+import { type FinishJob, logKeyOf, type Store } from '../types.ts';
 import { createAdminPool } from './admin-pool.ts';
 import { startCountFold } from './count-fold.ts';
 import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './jobs.ts';
@@ -170,7 +170,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
           // A paced job waits for its budget's next free slot: the worker sleeps until then, claiming nothing.
           if (due == null || budget.limit === undefined) times.push(due);
           else {
-            const state = await readRateState(db.pool, budget.key, budget.limit.requests, budget.limit.windowMs);
+            const state = await readRateState(db.pool, logKeyOf(budget), budget.limit.requests, budget.limit.windowMs);
             // The slot frees on the database's clock; the worker's timer runs on this one.
             times.push(Math.max(Number(due), state.nextFreeAt - state.at + Date.now()));
           }

@@ -14,7 +14,7 @@ import { createSqlChannelStore } from '../sql-channel-store.ts';
 import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
-import type { Store } from '../types.ts';
+import { logKeyOf, type Store } from '../types.ts';
 import { createGroupCommit } from './group-commit.ts';
 import { claimJobs, enqueueJobs, finishJob, ingestMessage, readRateState } from './jobs.ts';
 import { migrateSqlite } from './migrate.ts';
@@ -171,7 +171,7 @@ export async function openSqliteStore(location: string, logger: Logger, options:
             const due = first(SQL.nextPendingDueOf, budget.key);
             // A paced job waits for its budget's next free slot: the worker sleeps until then, claiming nothing.
             if (due == null || budget.limit === undefined) times.push(due);
-            else times.push(Math.max(Number(due), readRateState(q, budget.key, budget.limit.requests, budget.limit.windowMs, now).nextFreeAt));
+            else times.push(Math.max(Number(due), readRateState(q, logKeyOf(budget), budget.limit.requests, budget.limit.windowMs, now).nextFreeAt));
           }
         }
         const known = times.filter((time) => time != null).map(Number);
