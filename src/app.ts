@@ -10,6 +10,7 @@ import { metricsRouter } from '../routes/metrics.ts';
 import { microsoftCalendarRouter } from '../routes/microsoft-calendar.ts';
 import { salesforceRouter } from '../routes/salesforce.ts';
 import { zoomRouter } from '../routes/zoom.ts';
+import type { HealthSources } from './admin/health.ts';
 import type { MappingPreview } from './admin/mapping-preview.ts';
 import type { RateBucket } from './admin/stats.ts';
 import type { Config } from './core/config.ts';
@@ -24,6 +25,8 @@ import { noStore } from './http/no-store.ts';
 import { inboundRateLimit } from './http/rate-limits.ts';
 import type { ReadinessCheck } from './http/readiness-checks.ts';
 import { requestId } from './http/request-id.ts';
+import { noopMetrics } from './metrics/bridge-metrics.ts';
+import { reportInbound } from './metrics/inbound-health.ts';
 import type { PrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import { microsoftCalendarManager } from './microsoft/calendar-manager.ts';
 import type { SubscriptionManager } from './microsoft/subscriptions.ts';
@@ -45,6 +48,8 @@ export interface AppDeps {
   momentumRate?: RateBucket;
   /** The mapping preview on the bridge's own mappers; POST /admin/mapping/preview is served only when it is given. */
   mappingPreview?: MappingPreview;
+  /** What GET /admin/health reads; the inbound routes report their messages to its registry. Served only when it is given. */
+  health?: HealthSources;
 }
 
 /** Builds the HTTP app from its dependencies; never listens (server.ts and tests do). */
@@ -66,14 +71,14 @@ export function createApp(deps: AppDeps): express.Express {
   }
   app.use('/calendar', inboundRateLimit(deps.config.INBOUND_RATE_LIMIT, deps.logger));
   app.use('/recordings', inboundRateLimit(deps.config.INBOUND_RATE_LIMIT, deps.logger));
+  // Each acknowledged message, and each one that could not be stored, also tells the health answer how its integration does.
+  const metrics = deps.health ? reportInbound(deps.metrics?.metrics ?? noopMetrics, deps.health.registry) : deps.metrics?.metrics;
   if (deps.store) {
     const guards = salesforceGuards(deps.config, deps.logger);
-    app.use(
-      salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger, guards, ...(deps.metrics ? { metrics: deps.metrics.metrics } : {}) }),
-    );
+    app.use(salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger, guards, ...(metrics ? { metrics } : {}) }));
   }
   if (deps.store) {
-    const inboundMetrics = deps.metrics ? { metrics: deps.metrics.metrics } : {};
+    const inboundMetrics = metrics ? { metrics } : {};
     app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
     app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger, ...inboundMetrics }));
     app.use(zoomRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
@@ -95,6 +100,7 @@ export function createApp(deps: AppDeps): express.Express {
     const optional = {
       ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}),
       ...(deps.mappingPreview ? { mappingPreview: deps.mappingPreview } : {}),
+      ...(deps.health ? { health: deps.health } : {}),
       ...(deps.googleManager || deps.microsoftManager
         ? {
             calendars: {

@@ -264,6 +264,21 @@ const MIGRATIONS: Migration[] = [
   { version: 12, name: DELIVERED_MEETINGS_MIGRATION.name, statements: [...DELIVERED_MEETINGS_MIGRATION.statements] },
   READ_MODEL_MIGRATION,
   RETENTION_MIGRATION,
+  {
+    version: 16,
+    name: 'bridge instances and when each was last seen',
+    statements: [
+      // One row per process, refreshed on a timer (src/admin/instance-heartbeat.ts): the admin's health answer lists the live ones.
+      `CREATE TABLE instances (
+        id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid {int} NOT NULL,
+        version TEXT NOT NULL,
+        started_at {bigint} NOT NULL,
+        seen_at {bigint} NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

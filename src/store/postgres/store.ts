@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { Logger } from '../../core/logger.ts';
+import { createSqlInstanceStore } from '../instance-store.ts';
 import { finishWakes, keysOf } from '../job-rules.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveAsync } from '../meeting-identities.ts';
@@ -91,6 +92,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     engine: 'postgres',
     channels: createSqlChannelStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
+    instances: createSqlInstanceStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     matches: createSqlMatchStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     meetings: createMeetingIdentities({
       write: (steps) =>

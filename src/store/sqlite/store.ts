@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import { createSqlInstanceStore } from '../instance-store.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveSync, type StepRunner } from '../meeting-identities.ts';
 import { createRetentionStore } from '../retention-sql.ts';
@@ -99,6 +100,7 @@ export async function openSqliteStore(location: string, logger: Logger, options:
     engine: 'sqlite',
     channels: createSqlChannelStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
+    instances: createSqlInstanceStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     matches: createSqlMatchStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     meetings: createMeetingIdentities({
       // Bookkeeping like a job's outcome: the mapping that uses it finishes after it in the same WAL, and a lost one is resolved again.
