@@ -120,7 +120,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   });
   worker.start();
   // PostgreSQL may hold several instances: each says it is alive (GET /admin/health lists them). SQLite serves this one alone.
-  const heartbeat = store.engine === 'postgres' ? startInstanceHeartbeat({ store: store.instances, instance, logger }) : undefined;
+  const heartbeat = store.engine === 'postgres' ? await startInstanceHeartbeat({ store: store.instances, instance, logger }) : undefined;
   // The first re-match sweep, one interval on (it reads one interval back), then on its own schedule.
   if (runtime.startupJobs.length > 0) await store.enqueue(runtime.startupJobs);
   runtime.start();

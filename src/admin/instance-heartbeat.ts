@@ -18,7 +18,13 @@ export interface InstanceHeartbeat {
   stop(): Promise<void>;
 }
 
-export function startInstanceHeartbeat(options: { store: InstanceStore; instance: InstanceBeat; logger: Logger; everyMs?: number }): InstanceHeartbeat {
+/** Resolves once the first beat is written (or logged as failed): a started instance is listed at once. */
+export async function startInstanceHeartbeat(options: {
+  store: InstanceStore;
+  instance: InstanceBeat;
+  logger: Logger;
+  everyMs?: number;
+}): Promise<InstanceHeartbeat> {
   const { store, instance, logger } = options;
   let running: Promise<void> = Promise.resolve();
   const beat = () => {
@@ -28,6 +34,7 @@ export function startInstanceHeartbeat(options: { store: InstanceStore; instance
     });
   };
   beat();
+  await running;
   const timer = setInterval(beat, options.everyMs ?? INSTANCE_BEAT_MS);
   timer.unref();
   return {

@@ -44,7 +44,7 @@ export interface IntegrationHealth extends IntegrationSetup {
 
 /** What a client reports through: only its own integration. */
 export interface IntegrationReport {
-  ok(at?: number): void;
+  ok(details?: Pick<Outcome, 'status'>, at?: number): void;
   failed(error: string, details?: Pick<Outcome, 'status' | 'errorClass'>, at?: number): void;
 }
 
@@ -71,10 +71,10 @@ export function createHealthRegistry(): HealthRegistry {
     },
     report(name) {
       return {
-        ok(at = Date.now()) {
+        ok(details = {}, at = Date.now()) {
           const found = entry(name);
           found.lastOkAt = at;
-          found.last = { ok: true, at };
+          found.last = { ok: true, at, ...details };
         },
         failed(error, details = {}, at = Date.now()) {
           const outcome: Outcome = { ok: false, at, error: error.slice(0, MAX_ERROR_CHARS), ...details };

@@ -6,7 +6,7 @@ export function reportCall(report: IntegrationReport, result: MomentumCallResult
   const at = result.startedAt + result.durationMs;
   switch (result.kind) {
     case 'success':
-      return report.ok(at);
+      return report.ok({ status: result.status }, at);
     case 'rejected':
       return report.failed(`rejected: ${result.excerpt || 'accepted: false'}`, { status: result.status, errorClass: 'rejected' }, at);
     case 'http_error':
