@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-
 import { Router } from 'express';
 
 import { activity } from '../src/admin/activity.ts';
@@ -7,6 +5,7 @@ import { bulkReplay } from '../src/admin/bulk-replay.ts';
 import { addCalendar, type CalendarManagers, listCalendars, removeCalendar } from '../src/admin/calendars.ts';
 import { deliveryDetail, listDeliveries } from '../src/admin/deliveries.ts';
 import { inboundEventDetail, listInboundEvents, reprocessEvent } from '../src/admin/events.ts';
+import { healthReport, type HealthSources } from '../src/admin/health.ts';
 import { enqueueManualImport, enqueueManualRemap } from '../src/admin/manual-deliveries.ts';
 import type { MappingPreview } from '../src/admin/mapping-preview.ts';
 import { listMatches, meetingDetail, pinView } from '../src/admin/matches.ts';
@@ -21,6 +20,7 @@ import { adminStats, type RateBucket } from '../src/admin/stats.ts';
 import { jobSummary } from '../src/admin/views.ts';
 import type { Config } from '../src/core/config.ts';
 import type { Logger } from '../src/core/logger.ts';
+import { PACKAGE_VERSION } from '../src/core/package-version.ts';
 import type { RefusalBatch, Store } from '../src/store/types.ts';
 import { adminAuth } from './admin-auth.ts';
 import { adminBodyErrors, bindAdminRoute } from './admin-handler.ts';
@@ -37,9 +37,9 @@ export interface AdminRouterDeps {
   mappingPreview?: MappingPreview;
   /** This instance's refusals counted and not written yet, added to the stored ones by GET /admin/refusals. */
   pendingRefusals?: () => RefusalBatch;
+  /** The running bridge's parts the health answer reads; GET /admin/health exists only when they are given. */
+  health?: HealthSources;
 }
-
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
 
 /**
  * The admin API: every route behind adminAuth, inputs checked by the specs' zod schemas. The
@@ -120,11 +120,13 @@ export function adminRouter(deps: AdminRouterDeps): Router {
     });
   }
 
+  const { health } = deps;
+  if (health !== undefined) on(R.getHealth, async () => ({ body: await healthReport(store, health) }));
   if (mappingPreview !== undefined) on(R.previewMapping, async ({ body }) => ({ body: await mappingPreview(body) }));
 
   let document: Record<string, unknown> | undefined;
   // Built on the first call, once every route above is bound.
-  on(R.openApi, async () => ({ body: (document ??= buildOpenApi(bound, VERSION)) }));
+  on(R.openApi, async () => ({ body: (document ??= buildOpenApi(bound, PACKAGE_VERSION)) }));
 
   router.use('/admin', adminBodyErrors);
   return router;

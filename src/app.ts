@@ -10,6 +10,7 @@ import { metricsRouter } from '../routes/metrics.ts';
 import { microsoftCalendarRouter } from '../routes/microsoft-calendar.ts';
 import { OUTBOUND_MESSAGE_PATH, salesforceRouter } from '../routes/salesforce.ts';
 import { ZOOM_EVENTS_PATH, zoomRouter } from '../routes/zoom.ts';
+import type { HealthSources } from './admin/health.ts';
 import type { MappingPreview } from './admin/mapping-preview.ts';
 import type { RateBucket } from './admin/stats.ts';
 import type { Config } from './core/config.ts';
@@ -26,6 +27,8 @@ import type { ReadinessCheck } from './http/readiness-checks.ts';
 import { recordRefusals } from './http/refusals/record-refusals.ts';
 import type { RefusalTally } from './http/refusals/refusal-tally.ts';
 import { requestId } from './http/request-id.ts';
+import { noopMetrics } from './metrics/bridge-metrics.ts';
+import { reportInbound } from './metrics/inbound-health.ts';
 import type { PrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import { microsoftCalendarManager } from './microsoft/calendar-manager.ts';
 import { LIFECYCLE_PATH, NOTIFICATIONS_PATH, type SubscriptionManager } from './microsoft/subscriptions.ts';
@@ -49,6 +52,8 @@ export interface AppDeps {
   mappingPreview?: MappingPreview;
   /** Counts refused inbound requests (docs/operations.md, "Refused traffic"); GET /admin/refusals adds what it holds to the stored counts. */
   refusals?: RefusalTally;
+  /** What GET /admin/health reads; the inbound routes report their messages to its registry. Served only when it is given. */
+  health?: HealthSources;
 }
 
 /** Every inbound route a sender posts to: a refusal on one of them is counted under its path. */
@@ -75,14 +80,14 @@ export function createApp(deps: AppDeps): express.Express {
   }
   app.use('/calendar', inboundRateLimit(deps.config.INBOUND_RATE_LIMIT, deps.logger));
   app.use('/recordings', inboundRateLimit(deps.config.INBOUND_RATE_LIMIT, deps.logger));
+  // Each acknowledged message, and each one that could not be stored, also tells the health answer how its integration does.
+  const metrics = deps.health ? reportInbound(deps.metrics?.metrics ?? noopMetrics, deps.health.registry) : deps.metrics?.metrics;
   if (deps.store) {
     const guards = salesforceGuards(deps.config, deps.logger);
-    app.use(
-      salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger, guards, ...(deps.metrics ? { metrics: deps.metrics.metrics } : {}) }),
-    );
+    app.use(salesforceRouter({ config: deps.config, store: deps.store, logger: deps.logger, guards, ...(metrics ? { metrics } : {}) }));
   }
   if (deps.store) {
-    const inboundMetrics = deps.metrics ? { metrics: deps.metrics.metrics } : {};
+    const inboundMetrics = metrics ? { metrics } : {};
     app.use(calendarEventsRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
     app.use(googleCalendarRouter({ channels: deps.store.channels, store: deps.store, logger: deps.logger, ...inboundMetrics }));
     app.use(zoomRouter({ config: deps.config, store: deps.store, logger: deps.logger, ...inboundMetrics }));
@@ -105,6 +110,7 @@ export function createApp(deps: AppDeps): express.Express {
       ...(deps.momentumRate ? { momentumRate: deps.momentumRate } : {}),
       ...(deps.mappingPreview ? { mappingPreview: deps.mappingPreview } : {}),
       ...(deps.refusals ? { pendingRefusals: deps.refusals.pending } : {}),
+      ...(deps.health ? { health: deps.health } : {}),
       ...(deps.googleManager || deps.microsoftManager
         ? {
             calendars: {

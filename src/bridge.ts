@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
+import { hostname } from 'node:os';
 
+import { startInstanceHeartbeat } from './admin/instance-heartbeat.ts';
 import { createApp } from './app.ts';
 import type { Config } from './core/config.ts';
+import { createHealthRegistry } from './core/health-registry.ts';
 import type { Logger } from './core/logger.ts';
+import { PACKAGE_VERSION } from './core/package-version.ts';
 import { closeGracefully } from './http/graceful-close.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { listen } from './http/listen.ts';
@@ -17,6 +22,7 @@ import type { JobFinishedEvent } from './jobs/run-job.ts';
 import { createWorker, type Worker } from './jobs/worker.ts';
 import { countEnqueuedJobs } from './metrics/count-enqueued.ts';
 import { createPrometheusMetrics } from './metrics/prometheus-metrics.ts';
+import { momentumRateLogKey } from './momentum/delivery-jobs.ts';
 import { startRetention } from './retention/retention-timer.ts';
 import { openStore } from './store/open-store.ts';
 import type { Job, Store } from './store/types.ts';
@@ -55,6 +61,8 @@ export function workerFromConfig(
     pacer: Pacer;
     onJobFinished: (event: JobFinishedEvent) => void;
     onJobsClaimed?: (jobs: readonly Job[], at: number) => void;
+    /** The worker's lease owner: this instance's id. */
+    owner?: string;
   },
 ): Worker {
   return createWorker({
@@ -70,7 +78,16 @@ export function workerFromConfig(
 /** Opens every resource the config names, wires the app, listens and starts the worker. */
 export async function startBridge(config: Config, logger: Logger): Promise<RunningBridge> {
   const { store, telemetry } = await openInstrumentedStore(config, logger);
-  const runtime = await createJobHandlers(config, store, logger, telemetry.metrics).catch(async (error: unknown) => {
+  // One id names this process everywhere: its job leases, its heartbeat row, the health answer.
+  const instance = {
+    id: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    host: hostname(),
+    pid: process.pid,
+    version: PACKAGE_VERSION,
+    startedAt: Date.now(),
+  };
+  const health = createHealthRegistry();
+  const runtime = await createJobHandlers(config, store, logger, telemetry.metrics, health).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
@@ -85,19 +102,23 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     pacer: runtime.pacer,
     onJobFinished: telemetry.metrics.jobFinished,
     onJobsClaimed: telemetry.metrics.jobsClaimed,
+    owner: instance.id,
   });
   const refusals = createRefusalTally();
+  const readiness = bridgeReadiness(store, worker);
+  const sandbox = runtime.sandbox !== undefined;
   const app = createApp({
     config,
     logger,
     store,
     refusals,
     metrics: telemetry,
-    readiness: bridgeReadiness(store, worker),
+    readiness,
     ...(runtime.google ? { googleManager: runtime.google.manager } : {}),
     ...(runtime.microsoft ? { microsoftManager: runtime.microsoft.manager } : {}),
     momentumRate: { pacer: runtime.pacer, key: MOMENTUM_RATE_KEY },
     mappingPreview: runtime.mappingPreview,
+    health: { readiness, registry: health, instance, momentum: { sandbox, budget: momentumRateLogKey(sandbox) }, logger },
   });
   const server = createHttpServer(app, config);
   // Before the worker starts: a port that cannot be had stops the start before any job is claimed.
@@ -109,6 +130,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   worker.start();
   // Refused requests are counted in memory and written every few seconds (docs/operations.md, "Refused traffic").
   const refusalFlush = startRefusalFlush({ tally: refusals, store: store.refusals, logger });
+  // PostgreSQL may hold several instances: each says it is alive (GET /admin/health lists them). SQLite serves this one alone.
+  const heartbeat = store.engine === 'postgres' ? await startInstanceHeartbeat({ store: store.instances, instance, logger }) : undefined;
   // The first re-match sweep, one interval on (it reads one interval back), then on its own schedule.
   if (runtime.startupJobs.length > 0) await store.enqueue(runtime.startupJobs);
   runtime.start();
@@ -137,6 +160,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
       await Promise.all([closeGracefully(server, config.SHUTDOWN_TIMEOUT_MS), worker.stop(config.SHUTDOWN_TIMEOUT_MS), retention.stop()]);
       // After the server closed: the last requests' refusals are in the final flush.
       await refusalFlush.stop();
+      await heartbeat?.stop();
       await runtime.close();
       await store.close();
     })());

@@ -1,4 +1,5 @@
 import type { Config } from './core/config.ts';
+import { IGNORED_REPORT, type IntegrationReport, reportingCalls } from './core/health-registry.ts';
 import type { Logger } from './core/logger.ts';
 import type { CrmDirectory } from './matching/directory.ts';
 import { salesforceAuthFromConfig, type SalesforceAuthSettings } from './salesforce/auth-from-config.ts';
@@ -25,7 +26,11 @@ export interface CrmDirectories {
  * from OwnerId, no attendee matching; explicit ids and Salesforce links still match), and says so
  * once at start. Throws ConfigError for half-set credentials or an unreadable private key.
  */
-export function createCrmDirectories(config: DirectorySettings, logger: Logger, options: { opportunityTeams?: boolean } = {}): CrmDirectories {
+export function createCrmDirectories(
+  config: DirectorySettings,
+  logger: Logger,
+  options: { opportunityTeams?: boolean; health?: IntegrationReport } = {},
+): CrmDirectories {
   const auth = salesforceAuthFromConfig(config);
   if (auth === undefined) {
     logger.warn(
@@ -34,7 +39,8 @@ export function createCrmDirectories(config: DirectorySettings, logger: Logger, 
     return { owners: undefined, attendees: undefined, changes: undefined };
   }
   logger.info('Salesforce lookups are on', { flow: auth.flow, loginUrl: auth.loginUrl, cacheTtlMs: config.SALESFORCE_LOOKUP_CACHE_TTL });
-  const api = createSalesforceApi({ auth, apiVersion: config.SALESFORCE_API_VERSION });
+  // Every lookup (owners, attendees, the sweep) goes through this one connection: its outcomes feed GET /admin/health.
+  const api = reportingCalls(createSalesforceApi({ auth, apiVersion: config.SALESFORCE_API_VERSION }), ['get'], options.health ?? IGNORED_REPORT);
   const cacheTtlMs = config.SALESFORCE_LOOKUP_CACHE_TTL;
   return {
     owners: createJsforceDirectory({ api, logger, cacheTtlMs }),

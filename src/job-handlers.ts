@@ -2,9 +2,11 @@ import { createMappingPreview, type MappersFor, type MappingPreview } from './ad
 import { calendarMappers } from './calendar/calendar-mappers.ts';
 import { createRecordingMapper } from './calendar/recording-mapper.ts';
 import type { Config } from './core/config.ts';
+import { createHealthRegistry, type HealthRegistry, reportingCalls } from './core/health-registry.ts';
 import type { Logger } from './core/logger.ts';
 import { createCrmDirectories } from './crm-directories.ts';
 import { createGoogleRuntime, type GoogleRuntime } from './google/google-runtime.ts';
+import { declareIntegrations } from './integration-health.ts';
 import { createPacer, type Pacer } from './jobs/pacer.ts';
 import { createJobRegistry, type JobRegistry } from './jobs/registry.ts';
 import { loadRules } from './mapping/load-rules.ts';
@@ -17,9 +19,10 @@ import type { CalendarWatchMetrics, MappingMetrics, MomentumReadMetrics } from '
 import { createMicrosoftRuntime, type MicrosoftRuntime } from './microsoft/microsoft-runtime.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
-import { importKind, MOMENTUM_RATE_KEY, remapKind } from './momentum/delivery-jobs.ts';
+import { importKind, MOMENTUM_RATE_KEY, momentumRateLogKey, remapKind } from './momentum/delivery-jobs.ts';
 import { createReadbackHandler } from './momentum/readback-handler.ts';
 import { readbackKind } from './momentum/readback-job.ts';
+import { reportingMomentumClient } from './momentum/reporting-client.ts';
 import { type SandboxReceiver, startSandboxReceiver } from './momentum/sandbox-receiver.ts';
 import { createMomentumMeetingMapper } from './reconcile/momentum-meeting-mapper.ts';
 import { MOMENTUM_SOURCE } from './reconcile/reconcile-handler.ts';
@@ -61,15 +64,17 @@ export async function createJobHandlers(
   store: Store,
   logger: Logger,
   metrics?: MappingMetrics & CalendarWatchMetrics & MomentumReadMetrics,
+  health: HealthRegistry = createHealthRegistry(),
 ): Promise<JobHandlers> {
   const rules = loadRules(config);
-  const directories = createCrmDirectories(config, logger, { opportunityTeams: rules.matching.opportunityTeams });
-  const google = createGoogleRuntime(config, { store, channels: store.channels, logger });
+  const directories = createCrmDirectories(config, logger, { opportunityTeams: rules.matching.opportunityTeams, health: health.report('salesforce-lookups') });
+  const google = createGoogleRuntime(config, { store, channels: store.channels, logger, health: health.report('google') });
   const microsoft = createMicrosoftRuntime(config, {
     store,
     subscriptions: store.subscriptions,
     leases: store.channels,
     logger,
+    health: health.report('microsoft'),
     ...(metrics ? { metrics } : {}),
   });
   const sandbox = config.MOMENTUM_API_KEY === undefined && config.NODE_ENV !== 'production' ? await startSandboxReceiver(logger) : undefined;
@@ -78,15 +83,20 @@ export async function createJobHandlers(
       sandboxUrl: sandbox.url,
     });
   }
-  const client = createMomentumClient({
+  const rawClient = createMomentumClient({
     apiBaseUrl: sandbox?.url ?? config.MOMENTUM_API_BASE_URL,
     receiverUrl: sandbox?.url ?? config.MOMENTUM_RECEIVER_URL,
     importPath: config.MOMENTUM_IMPORT_PATH,
     apiKey: config.MOMENTUM_API_KEY ?? 'sandbox',
     timeoutMs: config.MOMENTUM_TIMEOUT_MS,
   });
+  // Every answer of Momentum (or the sandbox) feeds GET /admin/health.
+  const client = reportingMomentumClient(rawClient, health.report('momentum'));
   // A call never answered counts against the budget until its timeout: it may have reached Momentum until then.
-  const pacer = createPacer(store, [{ key: MOMENTUM_RATE_KEY, limit: config.MOMENTUM_RATE_LIMIT, callTimeoutMs: config.MOMENTUM_TIMEOUT_MS }]);
+  // The sandbox's calls are counted apart from a real key's (delivery-jobs.ts, SANDBOX_RATE_LOG_KEY).
+  const pacer = createPacer(store, [
+    { key: MOMENTUM_RATE_KEY, logKey: momentumRateLogKey(sandbox !== undefined), limit: config.MOMENTUM_RATE_LIMIT, callTimeoutMs: config.MOMENTUM_TIMEOUT_MS },
+  ]);
   const registry = createJobRegistry();
   const delivery = { client, pacer, rateKey: MOMENTUM_RATE_KEY, logger };
   // Read-back needs a real Momentum to mean anything; the sandbox can be read back when asked to.
@@ -95,7 +105,15 @@ export async function createJobHandlers(
   registry.register(importKind.name, createImportHandler({ ...delivery, store }));
   registry.register(readbackKind.name, createReadbackHandler({ ...delivery, store, enabled: readback, ...(metrics ? { metrics } : {}) }));
   const reconcile = createReconcileRuntime(config, { ...delivery, store, matching: rules.matching, ...(metrics ? { metrics } : {}) });
-  const zoom = createZoomApi(config);
+  const zoomApi = createZoomApi(config);
+  const zoom = zoomApi && reportingCalls(zoomApi, ['participants'], health.report('zoom'));
+  declareIntegrations(health, config, {
+    sandbox: sandbox !== undefined,
+    lookups: directories.owners !== undefined,
+    google: google !== undefined,
+    microsoft: microsoft !== undefined,
+    zoomApi: zoomApi !== undefined,
+  });
   // One set of mappers per set of rules, all on the same CRM directories (one cache) and Zoom client.
   const mappersFor = (ruleSet: MappingRules, attendees = directories.attendees): ReturnType<MappersFor> => {
     const recordingDeps = {

@@ -1,3 +1,4 @@
+import { HEALTH_ROUTES } from './health-routes.ts';
 import { MEETING_ROUTES } from './meeting-routes.ts';
 import { refusalQuerySchema, refusalSummarySchema } from './refusal-schemas.ts';
 import {
@@ -241,6 +242,7 @@ export const ADMIN_ROUTES = {
     errors: [404, 413, 415, 502],
   }),
   ...MEETING_ROUTES,
+  ...HEALTH_ROUTES,
 };
 
 export const ADMIN_ROUTE_LIST = Object.values(ADMIN_ROUTES);

@@ -1,4 +1,5 @@
 import { type Config, ConfigError } from '../core/config.ts';
+import { IGNORED_REPORT, type IntegrationReport, reportingCalls } from '../core/health-registry.ts';
 import type { Logger } from '../core/logger.ts';
 import type { JobHandler } from '../jobs/types.ts';
 import type { ChannelStore } from '../store/channel-store.ts';
@@ -41,7 +42,14 @@ export interface GoogleRuntime {
  */
 export function createGoogleRuntime(
   config: GoogleSettings,
-  deps: { store: Pick<Inbox, 'ingest'> & Pick<JobQueue, 'enqueue'>; channels: ChannelStore | undefined; logger: Logger; now?: () => number },
+  deps: {
+    store: Pick<Inbox, 'ingest'> & Pick<JobQueue, 'enqueue'>;
+    channels: ChannelStore | undefined;
+    logger: Logger;
+    now?: () => number;
+    /** Where the Calendar API's outcomes are reported (GET /admin/health). */
+    health?: IntegrationReport;
+  },
 ): GoogleRuntime | undefined {
   const key = loadServiceAccountKey({ json: config.GOOGLE_SERVICE_ACCOUNT_KEY, file: config.GOOGLE_SERVICE_ACCOUNT_KEY_FILE });
   if (key === undefined) {
@@ -54,7 +62,12 @@ export function createGoogleRuntime(
   }
   if (deps.channels === undefined) throw new Error('Google Calendar needs a channel store: the store engine must expose its SQL runner');
   const { channels, logger } = deps;
-  const client = createCalendarClient({ baseUrl: config.GOOGLE_CALENDAR_API_URL, auth: createGoogleAuth(key), ...(deps.now ? { now: deps.now } : {}) });
+  // Watching and listing say whether Google works; a stop may fail for a channel already gone, which is no sign of trouble.
+  const client = reportingCalls(
+    createCalendarClient({ baseUrl: config.GOOGLE_CALENDAR_API_URL, auth: createGoogleAuth(key), ...(deps.now ? { now: deps.now } : {}) }),
+    ['watch', 'listEvents'],
+    deps.health ?? IGNORED_REPORT,
+  );
   const manager = createChannelManager({
     store: channels,
     client,

@@ -1,3 +1,5 @@
+import { isAppError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 import type { Worker } from '../jobs/worker.ts';
 import type { StoreLifecycle } from '../store/types.ts';
 
@@ -26,4 +28,28 @@ export function bridgeReadiness(store: Pick<StoreLifecycle, 'ping'>, worker: Pic
       },
     },
   ];
+}
+
+export interface ReadinessResult {
+  name: string;
+  ok: boolean;
+  /** Why it failed, when the reason is written for the caller (an AppError's message). */
+  reason?: string;
+}
+
+/** Runs every check at once: what /readyz answers and GET /admin/health repeats. */
+export async function runReadiness(checks: readonly ReadinessCheck[], logger: Logger): Promise<{ ready: boolean; checks: ReadinessResult[] }> {
+  const results = await Promise.all(
+    checks.map(async ({ name, check }): Promise<ReadinessResult> => {
+      try {
+        await check();
+        return { name, ok: true };
+      } catch (error) {
+        logger.warn('readiness check failed', { check: name, error });
+        // Any other reason may name hosts or driver internals: it goes to the log, not to the caller.
+        return isAppError(error) ? { name, ok: false, reason: error.message } : { name, ok: false };
+      }
+    }),
+  );
+  return { ready: results.every((result) => result.ok), checks: results };
 }

@@ -39,21 +39,33 @@ export interface Pacer {
   view(key: string): Promise<BudgetView | undefined>;
 }
 
-export function createPacer(store: PacerStore, budgets: ReadonlyArray<{ key: string; limit: RateLimit | undefined; callTimeoutMs?: number }>): Pacer {
+export interface BudgetSetting {
+  /** The budget as jobs name it (their rate key). */
+  key: string;
+  limit: RateLimit | undefined;
+  callTimeoutMs?: number;
+  /** Where its calls are logged (PacedBudget.logKey): which API key they carry, for one. Defaults to `key`. */
+  logKey?: string;
+}
+
+export function createPacer(store: PacerStore, budgets: ReadonlyArray<BudgetSetting>): Pacer {
   const limits = new Map(budgets.map((budget) => [budget.key, budget.limit]));
-  const claimBudgets = budgets.map(({ key, limit, callTimeoutMs }) =>
-    limit === undefined ? { key } : { key, limit, ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }) },
-  );
+  const logKeys = new Map(budgets.map((budget) => [budget.key, budget.logKey ?? budget.key]));
+  const claimBudgets = budgets.map(({ key, limit, callTimeoutMs, logKey }) => ({
+    key,
+    ...(logKey === undefined ? {} : { logKey }),
+    ...(limit === undefined ? {} : { limit, ...(callTimeoutMs === undefined ? {} : { callTimeoutMs }) }),
+  }));
   return {
     claimPacing: (max) => ({ budgets: claimBudgets, max }),
     async block(key, untilMs) {
       // Pacing off: a 429 still delays that job through its Retry-After, but blocks nothing else.
-      if (limits.get(key) !== undefined) await store.blockRate(key, untilMs);
+      if (limits.get(key) !== undefined) await store.blockRate(logKeys.get(key) ?? key, untilMs);
     },
     async view(key) {
       const limit = limits.get(key);
       if (limit === undefined) return undefined;
-      const state = await store.rateState(key, limit.requests, limit.windowMs);
+      const state = await store.rateState(logKeys.get(key) ?? key, limit.requests, limit.windowMs);
       const remaining = state.blockedUntil === null ? Math.max(0, limit.requests - state.used) : 0;
       return {
         key,

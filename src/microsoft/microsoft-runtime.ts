@@ -1,5 +1,6 @@
 import { type LeasedUpkeep, startLeasedUpkeep } from '../calendar/leased-upkeep.ts';
 import { type Config, ConfigError } from '../core/config.ts';
+import { IGNORED_REPORT, type IntegrationReport, reportingCalls } from '../core/health-registry.ts';
 import type { Logger } from '../core/logger.ts';
 import type { JobHandler } from '../jobs/types.ts';
 import type { CalendarWatchMetrics } from '../metrics/bridge-metrics.ts';
@@ -96,6 +97,8 @@ export function createMicrosoftRuntime(
     logger: Logger;
     metrics?: CalendarWatchMetrics;
     now?: () => number;
+    /** Where Graph's outcomes are reported (GET /admin/health). */
+    health?: IntegrationReport;
   },
 ): MicrosoftRuntime | undefined {
   const { credential, problems } = credentialOf(config);
@@ -111,7 +114,12 @@ export function createMicrosoftRuntime(
     scope: graphScope(config.MICROSOFT_GRAPH_API_URL),
     logger,
   });
-  const client = createGraphClient({ baseUrl: config.MICROSOFT_GRAPH_API_URL, accessToken: () => auth.accessToken(), ...(deps.now ? { now: deps.now } : {}) });
+  // Subscribing, renewing and syncing say whether Graph works (its sign-in included); a delete may fail for one already gone.
+  const client = reportingCalls(
+    createGraphClient({ baseUrl: config.MICROSOFT_GRAPH_API_URL, accessToken: () => auth.accessToken(), ...(deps.now ? { now: deps.now } : {}) }),
+    ['createSubscription', 'renewSubscription', 'delta'],
+    deps.health ?? IGNORED_REPORT,
+  );
   const manager = createSubscriptionManager({
     store: subscriptions,
     client,

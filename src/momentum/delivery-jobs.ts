@@ -9,6 +9,18 @@ import { importDeliveryPayloadSchema, type ImportRequest, remapDeliveryPayloadSc
 /** Momentum's limit is per API key over all endpoints: remaps and imports share one budget. */
 export const MOMENTUM_RATE_KEY = 'momentum';
 
+/**
+ * Where the sandbox's calls are logged (PacedBudget.logKey). Momentum counts per API key and the
+ * sandbox's calls reach no Momentum at all, so they are kept apart: a bridge switched from sandbox
+ * to a real key starts with that key's whole budget. Real keys keep the log the bridge has always
+ * used, so a rolling restart onto this version still counts the calls the previous one made, and
+ * a change from one real key to another can only make the bridge wait, never exceed the limit.
+ */
+export const SANDBOX_RATE_LOG_KEY = 'momentum:sandbox';
+
+/** The log Momentum's calls are counted in: the sandbox's own, or the real keys'. */
+export const momentumRateLogKey = (sandbox: boolean): string => (sandbox ? SANDBOX_RATE_LOG_KEY : MOMENTUM_RATE_KEY);
+
 // A delivery whose stored payload fails its schema is never sent: dead at once, the attempt log says why.
 const invalidDelivery = (issues: string, job: Job, context: JobContext): HandlerResult => {
   context.logger.warn(`${job.kind} payload fails its schema, not sent`, { jobId: job.id, issues });

@@ -266,7 +266,22 @@ const MIGRATIONS: Migration[] = [
   READ_MODEL_MIGRATION,
   RETENTION_MIGRATION,
   { version: REFUSAL_MIGRATION.version, name: REFUSAL_MIGRATION.name, statements: [...REFUSAL_MIGRATION.statements] },
-  // Versions 16 and 17 are other work's.
+  {
+    version: 16,
+    name: 'bridge instances and when each was last seen',
+    statements: [
+      // One row per process, refreshed on a timer (src/admin/instance-heartbeat.ts): the admin's health answer lists the live ones.
+      `CREATE TABLE instances (
+        id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid {int} NOT NULL,
+        version TEXT NOT NULL,
+        started_at {bigint} NOT NULL,
+        seen_at {bigint} NOT NULL
+      )`,
+    ],
+  },
+  // Version 17 is other work's.
   { version: GOOGLE_SYNC_OUTCOME_MIGRATION.version, name: GOOGLE_SYNC_OUTCOME_MIGRATION.name, statements: [...GOOGLE_SYNC_OUTCOME_MIGRATION.statements] },
 ];
 

@@ -11,7 +11,14 @@ export interface ClaimPacing {
 }
 
 export interface PacedBudget {
+  /** The budget as jobs name it (their rate key). */
   key: string;
+  /**
+   * Where its calls are logged and blocked (rate_slots, rate_limits): the upstream's own identity of
+   * the budget, such as which API key the calls carry. Defaults to `key`. Jobs keep naming the
+   * budget by `key`, so jobs stored under one log are still claimed when the log changes.
+   */
+  logKey?: string;
   limit?: { requests: number; windowMs: number };
   /**
    * Longest one call may take (its client's total timeout). A slot is dated this far past its claim
@@ -35,3 +42,6 @@ export interface RateState {
   /** The log these figures come from: the call slots in the window, ascending (some may lie ahead of `at`: calls not yet answered). */
   times: number[];
 }
+
+/** The log a budget's calls are written to (PacedBudget.logKey, else its key). */
+export const logKeyOf = (budget: PacedBudget): string => budget.logKey ?? budget.key;

@@ -2,6 +2,7 @@ import type { ActivityBucket, ActivityQuery, EventListQuery, JobFilter, JobListQ
 import type { ChannelStore } from './channel-store.ts';
 import type { Delivered } from './delivered-types.ts';
 import type { InboundEvent, InboundMessage, IngestResult, NewInboundMessage } from './inbox-types.ts';
+import type { InstanceStore } from './instance-store.ts';
 import type { Attempt, ClaimOptions, FinishJob, Job, NewJob } from './job-types.ts';
 import type { MatchStore } from './match-types.ts';
 import type { MeetingIdentities } from './meeting-identity-types.ts';
@@ -126,4 +127,9 @@ export interface Meetings {
   readonly meetings: MeetingIdentities;
 }
 
-export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings, Delivered, Retention, Refusals {}
+/** The bridge processes on this database and when each was last seen (instance-store.ts). */
+export interface Instances {
+  readonly instances: InstanceStore;
+}
+
+export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings, Delivered, Retention, Refusals, Instances {}

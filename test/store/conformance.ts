@@ -1,4 +1,5 @@
 import { activityConformance } from './conformance-activity.ts';
+import { budgetLogConformance } from './conformance-budget-logs.ts';
 import { claimConformance } from './conformance-claim.ts';
 import { deliveredConformance } from './conformance-delivered.ts';
 import { enqueueConformance } from './conformance-enqueue.ts';
@@ -24,6 +25,7 @@ export function registerStoreConformance(harness: StoreHarness): void {
   claimConformance(harness);
   finishConformance(harness);
   pacingConformance(harness);
+  budgetLogConformance(harness);
   priorityConformance(harness);
   orderingConformance(harness);
   readConformance(harness);

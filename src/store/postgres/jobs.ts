@@ -7,7 +7,7 @@ import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, typ
 import { SQL } from '../sql.ts';
 import { boundKey, toJson } from '../store-values.ts';
 import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, MeetingCancellation, NewInboundMessage, NewJob, RateState } from '../types.ts';
-import { JOB_PRIORITY } from '../types.ts';
+import { JOB_PRIORITY, logKeyOf } from '../types.ts';
 import type { Client } from './pool.ts';
 import { PG } from './sql.ts';
 
@@ -170,7 +170,7 @@ export async function claimJobs(client: Client, options: ClaimOptions & { now: n
       candidates.push(...paced);
       if (budget.limit === undefined) continue;
       // After the claim lock: every instance's claims take slots one after another, on one clock.
-      const [window] = await rows(client, PG.rateWindow, [budget.key, budget.limit.windowMs]);
+      const [window] = await rows(client, PG.rateWindow, [logKeyOf(budget), budget.limit.windowMs]);
       clock = Number(window?.now);
       const times = ((window?.times ?? []) as unknown[]).map(Number);
       const blocked = window?.blocked_until;
@@ -184,8 +184,8 @@ export async function claimJobs(client: Client, options: ClaimOptions & { now: n
   // Dated at the latest moment the call may reach the upstream until its answer settles it.
   for (const key of slots.keys()) {
     const ofKey = picked.filter((job) => job.rateKey === key).map((job) => job.id);
-    const callTimeoutMs = pacing?.budgets.find((budget) => budget.key === key)?.callTimeoutMs ?? 0;
-    if (ofKey.length > 0) await client.query(PG.insertSlots, [key, ofKey, clock + callTimeoutMs]);
+    const budget = pacing?.budgets.find((candidate) => candidate.key === key);
+    if (ofKey.length > 0) await client.query(PG.insertSlots, [budget ? logKeyOf(budget) : key, ofKey, clock + (budget?.callTimeoutMs ?? 0)]);
   }
   const byId = new Map(claimed.map((row) => [Number(row.id), jobFromRow(row)]));
   return picked.flatMap((job) => byId.get(job.id) ?? []);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { Logger } from '../../core/logger.ts';
+import { createSqlInstanceStore } from '../instance-store.ts';
 import { finishWakes, keysOf } from '../job-rules.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveAsync, type StepRunner } from '../meeting-identities.ts';
@@ -13,7 +14,7 @@ import { createSqlChannelStore } from '../sql-channel-store.ts';
 import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
-import type { FinishJob, Store } from '../types.ts';
+import { type FinishJob, logKeyOf, type Store } from '../types.ts';
 import { createAdminPool } from './admin-pool.ts';
 import { startCountFold } from './count-fold.ts';
 import { claimJobs, enqueueJobs, finishFinalParams, finishJob, ingestMessage, isPlainFinal, lockKeys, readRateState, releaseLeases } from './jobs.ts';
@@ -96,6 +97,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     engine: 'postgres',
     channels: createSqlChannelStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
+    instances: createSqlInstanceStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     matches: createSqlMatchStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     meetings: createMeetingIdentities({
       write: (steps) =>
@@ -172,7 +174,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
           // A paced job waits for its budget's next free slot: the worker sleeps until then, claiming nothing.
           if (due == null || budget.limit === undefined) times.push(due);
           else {
-            const state = await readRateState(db.pool, budget.key, budget.limit.requests, budget.limit.windowMs);
+            const state = await readRateState(db.pool, logKeyOf(budget), budget.limit.requests, budget.limit.windowMs);
             // The slot frees on the database's clock; the worker's timer runs on this one.
             times.push(Math.max(Number(due), state.nextFreeAt - state.at + Date.now()));
           }

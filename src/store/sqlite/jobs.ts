@@ -7,7 +7,7 @@ import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow } fr
 import { SQL } from '../sql.ts';
 import { boundKey, toJson } from '../store-values.ts';
 import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, MeetingCancellation, NewInboundMessage, NewJob, RateState } from '../types.ts';
-import { JOB_PRIORITY } from '../types.ts';
+import { JOB_PRIORITY, logKeyOf } from '../types.ts';
 import type { SqliteQueries } from './queries.ts';
 
 /**
@@ -143,6 +143,7 @@ export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: numbe
   // Call slots are real time, whatever clock decides what is due: the upstream counts in real time.
   const clock = Date.now();
   const callTimeouts = new Map(pacing?.budgets.map((budget) => [budget.key, budget.callTimeoutMs ?? 0]));
+  const logKeys = new Map(pacing?.budgets.map((budget) => [budget.key, logKeyOf(budget)]));
   if (pacing === undefined) {
     candidates.push(...[...q.all(SQL.claimExpired, now, limit), ...q.all(SQL.claimPending, now, limit)].map(candidateFromRow));
   } else {
@@ -150,9 +151,10 @@ export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: numbe
     for (const budget of pacing.budgets) {
       let room = limit;
       if (budget.limit !== undefined) {
-        q.run(SQL.pruneSlots, budget.key, clock - budget.limit.windowMs);
-        const times = q.all(SQL.slotTimes, budget.key, clock - budget.limit.windowMs).map((row) => Number(row.at));
-        const blocked = q.get(SQL.getRateLimit, budget.key)?.blocked_until;
+        const log = logKeyOf(budget);
+        q.run(SQL.pruneSlots, log, clock - budget.limit.windowMs);
+        const times = q.all(SQL.slotTimes, log, clock - budget.limit.windowMs).map((row) => Number(row.at));
+        const blocked = q.get(SQL.getRateLimit, log)?.blocked_until;
         room = Math.min(pacing.max, freeSlots(times, budget.limit, clock, blocked == null ? null : Number(blocked)).free);
         slots.set(budget.key, room);
       }
@@ -164,7 +166,8 @@ export function claimJobs(q: SqliteQueries, options: ClaimOptions & { now: numbe
     if (q.run(SQL.markClaimed, picked.id, owner, now + leaseMs, now) === 0) return [];
     // Its call slot, taken in the claim's transaction: the budget is spent before the job can run.
     // Dated at the latest moment the call may reach the upstream until its answer settles it.
-    if (picked.rateKey !== null && slots.has(picked.rateKey)) q.run(SQL.insertSlot, picked.rateKey, picked.id, clock + (callTimeouts.get(picked.rateKey) ?? 0));
+    if (picked.rateKey !== null && slots.has(picked.rateKey))
+      q.run(SQL.insertSlot, logKeys.get(picked.rateKey) ?? picked.rateKey, picked.id, clock + (callTimeouts.get(picked.rateKey) ?? 0));
     const row = q.get(SQL.getJob, picked.id);
     return row === undefined ? [] : [jobFromRow(row)];
   });

@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import { createSqlInstanceStore } from '../instance-store.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveSync, type StepRunner } from '../meeting-identities.ts';
 import { createRefusalStore } from '../refusal-sql.ts';
@@ -15,7 +16,7 @@ import { createSqlChannelStore } from '../sql-channel-store.ts';
 import { createSqlDeliveredStore } from '../sql-delivered-store.ts';
 import { createSqlMatchStore } from '../sql-match-store.ts';
 import { createSqlSubscriptionStore } from '../sql-subscription-store.ts';
-import type { Store } from '../types.ts';
+import { logKeyOf, type Store } from '../types.ts';
 import { createGroupCommit } from './group-commit.ts';
 import { claimJobs, enqueueJobs, finishJob, ingestMessage, readRateState } from './jobs.ts';
 import { migrateSqlite } from './migrate.ts';
@@ -100,6 +101,7 @@ export async function openSqliteStore(location: string, logger: Logger, options:
     engine: 'sqlite',
     channels: createSqlChannelStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
+    instances: createSqlInstanceStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     matches: createSqlMatchStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     meetings: createMeetingIdentities({
       // Bookkeeping like a job's outcome: the mapping that uses it finishes after it in the same WAL, and a lost one is resolved again.
@@ -174,7 +176,7 @@ export async function openSqliteStore(location: string, logger: Logger, options:
             const due = first(SQL.nextPendingDueOf, budget.key);
             // A paced job waits for its budget's next free slot: the worker sleeps until then, claiming nothing.
             if (due == null || budget.limit === undefined) times.push(due);
-            else times.push(Math.max(Number(due), readRateState(q, budget.key, budget.limit.requests, budget.limit.windowMs, now).nextFreeAt));
+            else times.push(Math.max(Number(due), readRateState(q, logKeyOf(budget), budget.limit.requests, budget.limit.windowMs, now).nextFreeAt));
           }
         }
         const known = times.filter((time) => time != null).map(Number);
