@@ -1,6 +1,7 @@
 import { DELIVERED_MEETINGS_MIGRATION } from './delivered-migration.ts';
 import { GOOGLE_CHANNELS_MIGRATION } from './google-channel-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
+import { MEETING_SEARCH_MIGRATION } from './meeting-search-migration.ts';
 import { READ_MODEL_MIGRATION } from './read-model-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
 import { RETENTION_MIGRATION } from './retention-migration.ts';
@@ -264,6 +265,8 @@ const MIGRATIONS: Migration[] = [
   { version: 12, name: DELIVERED_MEETINGS_MIGRATION.name, statements: [...DELIVERED_MEETINGS_MIGRATION.statements] },
   READ_MODEL_MIGRATION,
   RETENTION_MIGRATION,
+  // Versions 15 and 16 are other work's.
+  MEETING_SEARCH_MIGRATION,
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */
