@@ -65,7 +65,7 @@ const SQLITE_STATEMENTS = [
     END`,
   `CREATE TRIGGER jobs_delivery_no AFTER INSERT ON jobs WHEN NEW.kind IN ${DELIVERY} AND NEW.delivery_no IS NULL
     BEGIN
-      UPDATE jobs SET delivery_no = (SELECT COALESCE(MAX(d.delivery_no), 0) + 1 FROM jobs d WHERE d.delivery_no IS NOT NULL) WHERE id = NEW.id;
+      UPDATE jobs SET delivery_no = COALESCE((SELECT d.delivery_no FROM jobs d WHERE d.delivery_no IS NOT NULL ORDER BY d.delivery_no DESC LIMIT 1), 0) + 1 WHERE id = NEW.id;
     END`,
 ];
 

@@ -26,15 +26,22 @@ export const meetingKeysFromRows = (rows: Row[]): Map<number, string> =>
 /** The events of the key ($1): their map-event jobs. */
 const EVENTS_OF_KEY = `SELECT mk.event_id FROM jobs mk WHERE mk.serial_key = $1 AND mk.kind = 'map-event'`;
 
-/** One meeting key's counts and last activity, each an index range of that meeting's own rows. */
-export const MEETING_ACTIVITY = `SELECT
+/**
+ * One meeting key's counts and last activity, each an index range of that meeting's own rows. The
+ * unary + keeps SQLite (no statistics) off the kind index, which would read every delivery: the
+ * meeting's events lead, through jobs_event.
+ */
+export const meetingActivitySql = (dialect: Dialect): string => {
+  const kind = dialect === 'sqlite' ? '+d.kind' : 'd.kind';
+  return `SELECT
     (SELECT COUNT(DISTINCT mk.event_id) FROM jobs mk WHERE mk.serial_key = $1 AND mk.kind = 'map-event') AS events,
-    (SELECT COUNT(*) FROM jobs d WHERE d.event_id IN (${EVENTS_OF_KEY}) AND d.kind IN (${DELIVERY})) AS deliveries,
+    (SELECT COUNT(*) FROM jobs d WHERE d.event_id IN (${EVENTS_OF_KEY}) AND ${kind} IN (${DELIVERY})) AS deliveries,
     (SELECT COUNT(*) FROM match_records m WHERE m.meeting_key = $1) AS matches,
     (SELECT e.id FROM inbound_events e WHERE e.id IN (${EVENTS_OF_KEY}) ORDER BY e.received_at DESC, e.id DESC LIMIT 1) AS newest_event_id,
     (SELECT MAX(e.received_at) FROM inbound_events e WHERE e.id IN (${EVENTS_OF_KEY})) AS last_event_at,
-    (SELECT MAX(d.updated_at) FROM jobs d WHERE d.event_id IN (${EVENTS_OF_KEY}) AND d.kind IN (${DELIVERY})) AS last_delivery_at,
+    (SELECT MAX(d.updated_at) FROM jobs d WHERE d.event_id IN (${EVENTS_OF_KEY}) AND ${kind} IN (${DELIVERY})) AS last_delivery_at,
     (SELECT MAX(m.created_at) FROM match_records m WHERE m.meeting_key = $1) AS last_match_at`;
+};
 
 export function meetingActivityFromRow(meetingKey: string, row: Row | undefined): MeetingActivity | undefined {
   if (row === undefined || num(row.events) === 0) return undefined;

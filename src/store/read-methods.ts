@@ -1,6 +1,6 @@
 import { activityFromRows, activityQuery } from './activity-sql.ts';
 import { EVENT_INDEX, foldAscii, planSearch, type SearchPlan, WALK_WINDOW } from './job-search-sql.ts';
-import { MEETING_ACTIVITY, meetingActivityFromRow, meetingKeysFromRows, meetingKeysQuery } from './meeting-search-sql.ts';
+import { meetingActivityFromRow, meetingActivitySql, meetingKeysFromRows, meetingKeysQuery } from './meeting-search-sql.ts';
 import type { Dialect } from './migrations.ts';
 import { eventListQuery, jobCountQuery, jobListQuery, READ_SQL } from './read-sql.ts';
 import { eventFromRow, jobFromRow, messageFromRow, type Row } from './row-mappers.ts';
@@ -60,7 +60,8 @@ export function createReadMethods(dialect: Dialect, read: ReadQuery): Omit<ReadM
       return meetingKeysFromRows(await read(sql, params));
     },
     async meetingActivity(meetingKeys) {
-      const rows = await Promise.all(meetingKeys.map(async (key) => meetingActivityFromRow(key, (await read(MEETING_ACTIVITY, [key]))[0])));
+      const sql = meetingActivitySql(dialect);
+      const rows = await Promise.all(meetingKeys.map(async (key) => meetingActivityFromRow(key, (await read(sql, [key]))[0])));
       return rows.filter((row) => row !== undefined);
     },
     async activity(query) {
