@@ -23,12 +23,10 @@ export const jobSummarySchema = z.object({
   createdAt: time,
   updatedAt: time,
   runAt: time,
-  number: id
-    .nullable()
-    .meta({
-      description:
-        "A delivery's number (remaps and imports, replays and manual ones included): no gaps from internal jobs; null for other kinds. API paths take the id",
-    }),
+  number: id.nullable().meta({
+    description:
+      "A delivery's number (remaps and imports, replays and manual ones included): no gaps from internal jobs; null for other kinds. API paths take the id",
+  }),
   eventId: id.nullable(),
   replayOf: id.nullable(),
   supersededBy: id.nullable(),

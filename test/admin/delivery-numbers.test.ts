@@ -79,24 +79,25 @@ describeEachEngine('GET /admin/deliveries/:id action', (engine) => {
     [403, 'rejected', 'api_key', 'none'],
     [422, 'rejected', 'request_body', 'none'],
     [400, 'rejected', 'request_body', 'none'],
-    [undefined, 'invalid_request', 'request_body', 'none'],
+    ['none', 'invalid_request', 'request_body', 'none'],
     [429, 'http_4xx', 'retries_exhausted', 'replay'],
     [503, 'http_5xx', 'retries_exhausted', 'replay'],
-    [undefined, 'timeout', 'retries_exhausted', 'replay'],
+    ['none', 'timeout', 'retries_exhausted', 'replay'],
     [409, 'rejected', 'other', 'none'],
-  ] as const)('when a remap died with %s (%s) last, then its action is %s with button %s', async (status, errorClass, actionClass, button) => {
+  ] as const)('when a remap died with status %s (%s) last, then its action is %s with button %s', async (status, errorClass, actionClass, button) => {
     const { store, url } = await start();
+    const code = status === 'none' ? undefined : status;
     const dead = await settledJob(
       store,
       remapJob('m-1'),
       { state: 'dead', reason: 'gave up' },
-      { failures: [attempt(503, 'http_5xx')], last: attempt(status, errorClass) },
+      { failures: [attempt(503, 'http_5xx')], last: attempt(code, errorClass) },
     );
 
     const answer = await get(`/admin/deliveries/${dead.id}`);
 
     expect(answer.status).toBe(200);
-    expect(answer.body.action).toEqual({ class: actionClass, status: status ?? null, advice: expect.any(String), button });
+    expect(answer.body.action).toEqual({ class: actionClass, status: code ?? null, advice: expect.any(String), button });
     const [stored] = await queryRows(url, 'SELECT state FROM jobs WHERE id = $1', [dead.id]);
     expect(stored!.state).toBe('dead');
   });
