@@ -10,6 +10,7 @@ import { enqueueManualImport, enqueueManualRemap } from '../src/admin/manual-del
 import type { MappingPreview } from '../src/admin/mapping-preview.ts';
 import { listMatches, meetingDetail, pinView } from '../src/admin/matches.ts';
 import { meetingById } from '../src/admin/meeting-by-id.ts';
+import { searchMeetings } from '../src/admin/meeting-search.ts';
 import { buildOpenApi } from '../src/admin/openapi.ts';
 import { pinMeeting, unpinMeeting } from '../src/admin/pins.ts';
 import { refusalSummary } from '../src/admin/refusals.ts';
@@ -90,6 +91,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
     return { body: { delivery: jobSummary(job) }, changed: { deliveryId: job.id, kind: 'import' } };
   });
 
+  on(R.searchMeetings, async ({ query }) => ({ body: await searchMeetings(store, query) }));
   on(R.getMeeting, async ({ params }) => ({ body: await meetingDetail(store, params.key) }));
   on(R.getMeetingById, async ({ params }) => ({ body: await meetingById(store, params.id) }));
   on(R.listMatches, async ({ query }) => ({ body: await listMatches(store, query) }));

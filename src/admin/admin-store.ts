@@ -10,6 +10,8 @@ export type AdminStore = Pick<
   | 'getEvent'
   | 'getMessage'
   | 'listEvents'
+  | 'meetingKeysOf'
+  | 'meetingActivity'
   | 'enqueue'
   | 'enqueueReplays'
   | 'cancelJob'

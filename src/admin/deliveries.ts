@@ -2,7 +2,9 @@ import { AppError } from '../core/errors.ts';
 import type { Job, JobFilter } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { decodeCursor, pageOf } from './cursor.ts';
-import { matchOf } from './matches.ts';
+import { deliveryAction } from './delivery-action.ts';
+import { matchOf, meetingFacts } from './matches.ts';
+import { meetingKeyOf } from './pins.ts';
 import { deliveredOf, readbackView } from './readback-view.ts';
 import { DELIVERY_KINDS, type DeliveryFilterInput, type DeliveryListQuery, PAGE_LIMIT_MAX } from './request-schemas.ts';
 import type { DeliveryDetail } from './response-schemas.ts';
@@ -50,7 +52,7 @@ export async function loadDelivery(store: Pick<AdminStore, 'getJob'>, id: number
 /** Everything an operator needs to judge one delivery: body, attempts, origin, the match record that made it, successor, replays, read-back. */
 export async function deliveryDetail(store: AdminStore, id: number): Promise<DeliveryDetail> {
   const job = await loadDelivery(store, id);
-  const [attempts, event, supersededBy, replayOf, replays, match, delivered] = await Promise.all([
+  const [attempts, event, supersededBy, replayOf, replays, match, delivered, meetingKey] = await Promise.all([
     store.getAttempts(id),
     job.eventId === null ? undefined : store.getEvent(job.eventId),
     job.supersededBy === null ? undefined : store.getJob(job.supersededBy),
@@ -58,6 +60,7 @@ export async function deliveryDetail(store: AdminStore, id: number): Promise<Del
     store.listJobs({ replayOf: id, order: 'oldest', limit: PAGE_LIMIT_MAX }),
     matchOf(store, job.eventId, job.createdAt),
     deliveredOf(store, [job]),
+    job.eventId === null ? undefined : meetingKeyOf(store, job.eventId),
   ]);
   return {
     delivery: deliveryView(job),
@@ -68,5 +71,8 @@ export async function deliveryDetail(store: AdminStore, id: number): Promise<Del
     replays: replays.map(jobSummary),
     match,
     readback: readbackView(delivered.get(id)),
+    meetingKey: meetingKey ?? null,
+    meetingTitle: meetingFacts(event).title ?? deliverySummary(job).title,
+    action: deliveryAction(job, attempts),
   };
 }

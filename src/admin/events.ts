@@ -17,6 +17,7 @@ export async function listInboundEvents(store: AdminStore, query: EventListQuery
     ...(query.since === undefined ? {} : { receivedSince: query.since }),
     ...(query.until === undefined ? {} : { receivedUntil: query.until }),
     ...(query.match === undefined ? {} : { matchOutcome: query.match }),
+    ...(query.q === undefined ? {} : { textSearch: query.q }),
     ...(after ? { after } : {}),
     limit: query.limit + 1,
   });

@@ -2,9 +2,11 @@ import { AppError } from '../core/errors.ts';
 import type { InboundEvent, MeetingPin, StoredMatch } from '../store/types.ts';
 import type { AdminStore } from './admin-store.ts';
 import { decodeCursor, pageOf } from './cursor.ts';
+import { eventFacts } from './event-facts.ts';
 import type { MatchView } from './match-view-schema.ts';
 import type { MatchListQuery, MatchQueueItem, MeetingDetail, PinView } from './meeting-schemas.ts';
 import { meetingSourcesOf } from './meeting-sources.ts';
+import { meetingTimeline } from './meeting-timeline.ts';
 import { deliveredOf } from './readback-view.ts';
 import { DELIVERY_KINDS } from './request-schemas.ts';
 import { deliverySummary, eventSummary, iso } from './views.ts';
@@ -45,11 +47,7 @@ export async function matchOf(store: Pick<AdminStore, 'matches'>, eventId: numbe
 }
 
 /** What an operator knows a meeting by, read from its stored event (calendar events and recordings carry both). */
-export function meetingFacts(event: InboundEvent | undefined): { title: string | null; start: string | null } {
-  const payload = isRecord(event?.parsedPayload) ? event.parsedPayload : {};
-  const text = (key: string) => (typeof payload[key] === 'string' && payload[key] !== '' ? payload[key] : null);
-  return { title: text('title'), start: text('start') };
-}
+export const meetingFacts = (event: InboundEvent | undefined): { title: string | null; start: string | null } => eventFacts(event?.parsedPayload);
 
 export const pinView = (pin: MeetingPin): PinView => ({
   meetingKey: pin.meetingKey,
@@ -66,7 +64,7 @@ export async function newestEventOf(store: Pick<AdminStore, 'listEvents'>, meeti
   return event;
 }
 
-/** A meeting's page: its pin, its match records, its events and their deliveries, each newest first. */
+/** A meeting's page: its title and start, its pin, its match records, its events and their deliveries, each newest first, and all of them as one timeline. */
 export async function meetingDetail(store: AdminStore, meetingKey: string): Promise<MeetingDetail> {
   const newest = await newestEventOf(store, meetingKey);
   const [identity, pin, matches, events, deliveries] = await Promise.all([
@@ -76,15 +74,23 @@ export async function meetingDetail(store: AdminStore, meetingKey: string): Prom
     store.listEvents({ meetingKey, limit: MEETING_PAGE_MAX }),
     store.listJobs({ kinds: DELIVERY_KINDS, meetingKey, limit: MEETING_PAGE_MAX }),
   ]);
-  const delivered = await deliveredOf(store, deliveries);
+  const [delivered, attempts] = await Promise.all([
+    deliveredOf(store, deliveries),
+    Promise.all(deliveries.map(async (job) => [job.id, await store.getAttempts(job.id)] as const)),
+  ]);
+  // A cancellation stub may carry no title: the newest event that has one names the meeting, else its source record.
+  const facts = events.map(meetingFacts);
+  const source = identity.sources.find((item) => item.meetingKey === meetingKey);
   return {
     meetingKey,
     ...identity,
-    ...meetingFacts(newest),
+    title: facts.find((fact) => fact.title !== null)?.title ?? source?.title ?? null,
+    start: meetingFacts(newest).start ?? source?.start ?? null,
     pin: pin === undefined ? null : pinView(pin),
     matches: matches.map(matchView),
     events: events.map(eventSummary),
     deliveries: deliveries.map((job) => deliverySummary(job, delivered.get(job.id))),
+    timeline: meetingTimeline({ events, matches, deliveries, attempts: new Map(attempts), pin }),
   };
 }
 

@@ -5,6 +5,8 @@ import {
   meetingDetailSchema,
   meetingIdParamsSchema,
   meetingParamsSchema,
+  meetingSearchAnswerSchema,
+  meetingSearchQuerySchema,
   pinAnswerSchema,
   pinBodySchema,
 } from './meeting-schemas.ts';
@@ -13,13 +15,25 @@ import { defineRoute } from './route-spec.ts';
 
 /** The "why this record?" routes: a meeting's page, the match queue, and an operator's pin (routes.ts lists them with the rest). */
 export const MEETING_ROUTES = {
+  searchMeetings: defineRoute({
+    method: 'get',
+    path: '/admin/meetings',
+    operationId: 'searchMeetings',
+    mutating: false,
+    summary:
+      'Meetings found by text anywhere they left it (inbound events, skipped and refused ones included, their match records, deliveries): title, attendee email, source id, iCalUID, Zoom uuid, Salesforce id',
+    description:
+      'Each meeting is a source record (its key opens GET /admin/meetings/:key) with its title, start, the sources of its meeting, last activity and counts. The newest matching events and deliveries are read through their search indexes; more: true when the text is in more meetings than answered. A manual delivery and an event of no source record have no meeting: GET /admin/deliveries?q= and GET /admin/events?q= find them.',
+    query: meetingSearchQuerySchema,
+    success: { status: 200, description: 'The meetings found, newest activity first', schema: meetingSearchAnswerSchema },
+  }),
   getMeeting: defineRoute({
     method: 'get',
     path: '/admin/meetings/:key',
     operationId: 'getMeeting',
     mutating: false,
     summary:
-      'One source of a meeting by its key: its pin, its match records, its inbound events and their deliveries, newest first, and the meeting it is part of with every source',
+      'One source of a meeting by its key: its title and start, its pin, its match records, its inbound events and their deliveries, newest first, all of them as one timeline, and the meeting it is part of with every source',
     description:
       "The key is a match record's meetingKey (the map-event job's serial key), URL-encoded. meetingId names the whole meeting (GET /admin/meetings/by-id/:id). 404 when no inbound event has the key.",
     params: meetingParamsSchema,

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { hasControlCharacter } from '../http/inbound-text.ts';
 import { classifySalesforceId, normalizeSalesforceId, type RecordKind } from '../mapping/salesforce-ids.ts';
 import { MATCH_OUTCOMES, matchViewSchema } from './match-view-schema.ts';
-import { idParamsSchema, PAGE_LIMIT_MAX } from './request-schemas.ts';
+import { timelineEntrySchema } from './meeting-timeline.ts';
+import { idParamsSchema, PAGE_LIMIT_MAX, searchText } from './request-schemas.ts';
 import { deliverySummarySchema, eventSummarySchema, jobSummarySchema } from './response-schemas.ts';
 
 /** The meeting routes' inputs and answers: a meeting's page, the match queue, and an operator's pin. */
@@ -108,12 +109,16 @@ const meetingIdentityFields = {
 export const meetingDetailSchema = z.object({
   meetingKey: z.string(),
   ...meetingIdentityFields,
-  title: z.string().nullable().meta({ description: "The newest event's title" }),
+  title: z.string().nullable().meta({ description: "The meeting's title: the newest event's that has one, else its source record's" }),
   start: z.string().nullable().meta({ description: "The newest event's start, as stored" }),
   pin: pinViewSchema.nullable().meta({ description: "An operator's pin: it wins over every matching rule" }),
   matches: z.array(matchViewSchema).meta({ description: 'Its match records, newest first (at most 50)' }),
   events: z.array(eventSummarySchema).meta({ description: 'The inbound events whose map-event jobs have this key, newest first (at most 50)' }),
   deliveries: z.array(deliverySummarySchema).meta({ description: 'The remaps and imports of those events, newest first (at most 50)' }),
+  timeline: z.array(timelineEntrySchema).meta({
+    description:
+      'Everything above as one list, newest first: each event, match record, delivery, replay and attempt (of the 50 newest events and deliveries), and the pin; entries of one millisecond show the later step first',
+  }),
 });
 
 export const meetingByIdSchema = z.object({
@@ -126,6 +131,40 @@ export const meetingByIdSchema = z.object({
   matches: z.array(matchViewSchema).meta({ description: 'The match records of every source, newest first (at most 50)' }),
   events: z.array(eventSummarySchema).meta({ description: 'The inbound events of every source, newest first (at most 50)' }),
   deliveries: z.array(deliverySummarySchema).meta({ description: 'The remaps and imports of those events, newest first (at most 50)' }),
+});
+
+export const MEETING_SEARCH_MAX = 50;
+
+export const meetingSearchQuerySchema = z.strictObject({
+  q: searchText.meta({
+    description:
+      "Text anywhere a meeting left it: an event's title, calendar event id, iCalUID, recording meeting id or Zoom uuid, an organiser's, host's or attendee's email, a Salesforce field or id (of the event, of a match record, of a delivery sent); A-Z matching a-z",
+  }),
+  limit: z.coerce
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(1)
+    .max(MEETING_SEARCH_MAX)
+    .default(20)
+    .meta({ description: `Meetings answered, at most ${MEETING_SEARCH_MAX}` }),
+});
+
+export const meetingHitSchema = z.object({
+  meetingKey: z.string().meta({ description: 'Its page: GET /admin/meetings/:key' }),
+  meetingId: meetingIdentityFields.meetingId,
+  title: z.string().nullable().meta({ description: "The newest event's title, else its source record's" }),
+  start: z.string().nullable().meta({ description: "The newest event's start, else its source record's" }),
+  sources: z
+    .array(z.object({ meetingKey: z.string(), source: z.string() }))
+    .meta({ description: 'Every source record of its meeting (this one included); just this one before it was first mapped' }),
+  lastActivityAt: time.nullable().meta({ description: 'The newest event received, delivery created or changed, or match record made' }),
+  counts: z.object({ events: z.int(), deliveries: z.int(), matches: z.int() }),
+  foundIn: z.array(z.enum(['event', 'delivery'])).meta({ description: 'Where the text was found: an inbound event (or its match records), a delivery sent' }),
+});
+
+export const meetingSearchAnswerSchema = z.object({
+  items: z.array(meetingHitSchema).meta({ description: 'Newest activity first' }),
+  more: z.boolean().meta({ description: 'More meetings hold the text than were answered: narrow it (an id, an email)' }),
 });
 
 export const matchQueueItemSchema = z.object({
@@ -154,3 +193,5 @@ export type MeetingDetail = z.infer<typeof meetingDetailSchema>;
 export type MeetingSourceView = z.infer<typeof meetingSourceSchema>;
 export type MeetingById = z.infer<typeof meetingByIdSchema>;
 export type MatchQueueItem = z.infer<typeof matchQueueItemSchema>;
+export type MeetingSearchQuery = z.output<typeof meetingSearchQuerySchema>;
+export type MeetingHit = z.infer<typeof meetingHitSchema>;

@@ -61,7 +61,7 @@ const deliveryFilterShape = {
 
 export const SEARCH_TEXT_MAX = 200;
 
-const searchText = z
+export const searchText = z
   .string()
   .min(1)
   .max(SEARCH_TEXT_MAX, { error: `at most ${SEARCH_TEXT_MAX} characters` })
@@ -104,6 +104,10 @@ export const eventListQuerySchema = z
     since: instant.optional().meta({ description: 'Received at or after (ISO 8601)' }),
     until: instant.optional().meta({ description: 'Received before (ISO 8601)' }),
     match: matchOutcome('The event’s newest'),
+    q: searchText.optional().meta({
+      description:
+        'Text in the event: its title, the ids it carries (calendar event id, iCalUID, recording meeting id, Zoom uuid), organiser, host and attendee emails, Salesforce fields, the Salesforce ids its match records named; A-Z matching a-z',
+    }),
     limit,
     cursor,
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { deliveryActionSchema } from './delivery-action.ts';
 import { matchViewSchema } from './match-view-schema.ts';
 import { readbackStateSchema, readbackViewSchema } from './readback-view.ts';
 import { EVENT_STATES, JOB_STATES } from './request-schemas.ts';
@@ -22,6 +23,10 @@ export const jobSummarySchema = z.object({
   createdAt: time,
   updatedAt: time,
   runAt: time,
+  number: id.nullable().meta({
+    description:
+      "A delivery's number (remaps and imports, replays and manual ones included): no gaps from internal jobs; null for other kinds. API paths take the id",
+  }),
   eventId: id.nullable(),
   replayOf: id.nullable(),
   supersededBy: id.nullable(),
@@ -47,6 +52,10 @@ export const eventSummarySchema = z.object({
   receivedAt: time,
   state: z.enum(EVENT_STATES),
   stateReason: z.string().nullable(),
+  title: z
+    .string()
+    .nullable()
+    .meta({ description: "The meeting's title as the event carries it (a calendar's or recording's title, a Salesforce Event's Subject)" }),
 });
 
 /** A delivery in a listing: the job, and what an operator knows its meeting by, read from the request sent. */
@@ -87,6 +96,12 @@ export const deliveryDetailSchema = z.object({
     .nullable()
     .meta({ description: "The match record that made it (its event's newest at or before it was created); null when none was stored" }),
   readback: readbackViewSchema,
+  meetingKey: z
+    .string()
+    .nullable()
+    .meta({ description: "Its meeting's page (GET /admin/meetings/:key): its event's map-event serial key; null for a manual delivery" }),
+  meetingTitle: z.string().nullable().meta({ description: "The meeting's title: its event's, else the request's" }),
+  action: deliveryActionSchema.nullable().meta({ description: 'For a dead delivery: what to do about its failure; null otherwise' }),
 });
 
 export const eventDetailSchema = z.object({

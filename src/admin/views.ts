@@ -1,4 +1,5 @@
 import type { Attempt, DeliveredMeeting, InboundEvent, InboundMessage, Job } from '../store/types.ts';
+import { eventFacts } from './event-facts.ts';
 import { readbackState } from './readback-view.ts';
 import type { DeliveryDetail, DeliverySummary, EventDetail, EventSummary, JobSummary } from './response-schemas.ts';
 
@@ -16,6 +17,7 @@ export function jobSummary(job: Job): JobSummary {
     createdAt: iso(job.createdAt),
     updatedAt: iso(job.updatedAt),
     runAt: iso(job.runAt),
+    number: job.deliveryNo,
     eventId: job.eventId,
     replayOf: job.replayOf,
     supersededBy: job.supersededBy,
@@ -33,6 +35,7 @@ export function eventSummary(event: InboundEvent): EventSummary {
     receivedAt: iso(event.receivedAt),
     state: event.state,
     stateReason: event.stateReason,
+    title: eventFacts(event.parsedPayload).title,
   };
 }
 

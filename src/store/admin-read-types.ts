@@ -96,9 +96,28 @@ export interface EventListQuery {
   meetingId?: number;
   /** Events whose newest match record has this outcome. */
   matchOutcome?: string;
+  /**
+   * Text in an event's search document (meeting-search-migration.ts: title, the ids it carries,
+   * emails, Salesforce fields, its match records' Salesforce ids), A-Z and a-z alike, answered
+   * from the trigram index (job-search-sql.ts).
+   */
+  textSearch?: string;
   /** Newest first (receivedAt, id descending); `after` continues past this row. */
   after?: ListPosition;
   limit: number;
+}
+
+/** What a meeting (one source record: a map-event job's serial key) left behind, counted through its own indexes. */
+export interface MeetingActivity {
+  meetingKey: string;
+  /** Its inbound events (distinct; a reprocessed event counts once), deliveries and match records. */
+  events: number;
+  deliveries: number;
+  matches: number;
+  /** Its newest event (by receipt): what names it when no meeting identity does. */
+  newestEventId: number | null;
+  /** Epoch ms of the newest of: an event received, a delivery created or changed, a match record made. */
+  lastActivityAt: number | null;
 }
 
 /** Buckets of activity: [since, until) cut into pieces of bucketMs from since (the last may be shorter). */

@@ -4,7 +4,8 @@ import { limitParam } from './sql.ts';
 
 /**
  * The operator's search over deliveries (`JobFilter.textSearch`), answered from `job_search`
- * (read-model-migration.ts) in time that follows the answer, not the table. A trigram index
+ * (read-model-migration.ts), and over inbound events (`EventListQuery.textSearch`), answered from
+ * `event_search` (meeting-search-migration.ts), in time that follows the answer, not the table. A trigram index
  * cannot return rows in time order, and its cost grows with how common the text's trigrams are
  * (PostgreSQL's GIN builds the whole bitmap before any LIMIT), so a search goes in steps:
  *
@@ -41,6 +42,22 @@ const indexable = (text: string): boolean => [...text].length >= 3;
 
 export type SearchPlan = { kind: 'ids'; ids: number[] } | { kind: 'walk'; windowRows?: number };
 
+/**
+ * A searchable document table: its trigram-indexed `text` keyed by `id` (PostgreSQL's GIN on the
+ * table, SQLite's FTS5 table `fts` by rowid), and optionally a table of exact Salesforce ids.
+ */
+export interface SearchIndex {
+  table: string;
+  id: string;
+  fts: string;
+  recordIds?: string;
+}
+
+/** Deliveries' documents (read-model-migration.ts). */
+export const JOB_INDEX: SearchIndex = { table: 'job_search', id: 'job_id', fts: 'job_search_fts', recordIds: 'job_record_ids' };
+/** Inbound events' documents (meeting-search-migration.ts). */
+export const EVENT_INDEX: SearchIndex = { table: 'event_search', id: 'event_id', fts: 'event_search_fts' };
+
 /** The segments worth probing, likeliest rare first. */
 function probeSegments(folded: string): string[] {
   const segments = [...new Set(folded.split(/[^\p{L}\p{N}]+/u))].filter(indexable);
@@ -49,27 +66,32 @@ function probeSegments(folded: string): string[] {
 }
 
 /** Step 2's probe of one segment: its SQL and parameters. */
-function probeQuery(segment: string, dialect: Dialect): { sql: string; params: Array<string | number> } {
+function probeQuery(segment: string, dialect: Dialect, index: SearchIndex): { sql: string; params: Array<string | number> } {
   if (dialect === 'sqlite') {
     // An FTS5 phrase: the segment inside double quotes (a segment holds no quote).
-    return { sql: `SELECT rowid AS id FROM job_search_fts WHERE job_search_fts MATCH $1 ${limitParam('$2')}`, params: [`"${segment}"`, PROBE_CAP + 1] };
+    return { sql: `SELECT rowid AS id FROM ${index.fts} WHERE ${index.fts} MATCH $1 ${limitParam('$2')}`, params: [`"${segment}"`, PROBE_CAP + 1] };
   }
   // LIKE is what pg_trgm's GIN operator class serves; a segment holds no LIKE wildcard.
-  return { sql: `SELECT job_id AS id FROM job_search WHERE text LIKE $1 ${limitParam('$2')}`, params: [`%${segment}%`, PROBE_CAP + 1] };
+  return { sql: `SELECT ${index.id} AS id FROM ${index.table} WHERE text LIKE $1 ${limitParam('$2')}`, params: [`%${segment}%`, PROBE_CAP + 1] };
 }
 
 /** A whole Salesforce id (15 or 18 letters and digits, folded): looked up in job_record_ids by its 15-character form. */
 const RECORD_ID = /^[a-z0-9]{15}(?:[a-z0-9]{3})?$/;
 
 /** Steps 2 and 3: the deliveries naming the Salesforce id, or the ids of the first rare segment, or the walk. */
-export async function planSearch(folded: string, dialect: Dialect, all: (sql: string, params: Array<string | number>) => Promise<Row[]>): Promise<SearchPlan> {
-  if (RECORD_ID.test(folded)) {
-    const rows = await all(`SELECT job_id AS id FROM job_record_ids WHERE record_id = $1 ${limitParam('$2')}`, [folded.slice(0, 15), PROBE_CAP + 1]);
+export async function planSearch(
+  folded: string,
+  dialect: Dialect,
+  all: (sql: string, params: Array<string | number>) => Promise<Row[]>,
+  index: SearchIndex = JOB_INDEX,
+): Promise<SearchPlan> {
+  if (index.recordIds !== undefined && RECORD_ID.test(folded)) {
+    const rows = await all(`SELECT job_id AS id FROM ${index.recordIds} WHERE record_id = $1 ${limitParam('$2')}`, [folded.slice(0, 15), PROBE_CAP + 1]);
     // An id found there is a complete answer only when it names a record; otherwise it may sit in a title: probe as text.
     if (rows.length > 0 && rows.length <= PROBE_CAP) return { kind: 'ids', ids: rows.map((row) => Number(row.id)) };
   }
   for (const segment of probeSegments(folded)) {
-    const { sql, params } = probeQuery(segment, dialect);
+    const { sql, params } = probeQuery(segment, dialect, index);
     const rows = await all(sql, params);
     if (rows.length <= PROBE_CAP) return { kind: 'ids', ids: rows.map((row) => Number(row.id)) };
   }

@@ -31,6 +31,9 @@ export interface NewJob {
   sourceVersion?: number;
 }
 
+/** The kinds that are deliveries (they call Momentum) and get a delivery number (Job.deliveryNo). */
+export const NUMBERED_KINDS: readonly string[] = ['remap', 'import'];
+
 /** Priority classes, lowest first: what an operator asked for, then live changes, then bulk replays. */
 export const JOB_PRIORITY = { operator: 0, live: 1, bulk: 2 } as const;
 export type JobPriority = (typeof JOB_PRIORITY)[keyof typeof JOB_PRIORITY];
@@ -59,6 +62,11 @@ export interface Job {
   priority: JobPriority;
   serialKey: string | null;
   sourceVersion: number | null;
+  /**
+   * A delivery's (remap, import) number: gap-free across deliveries, unlike ids, which internal
+   * jobs share (meeting-search-migration.ts); null for every other kind.
+   */
+  deliveryNo: number | null;
 }
 
 export interface AttemptRecord {

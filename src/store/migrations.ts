@@ -1,6 +1,7 @@
 import { DELIVERED_MEETINGS_MIGRATION } from './delivered-migration.ts';
 import { GOOGLE_CHANNELS_MIGRATION, GOOGLE_SYNC_OUTCOME_MIGRATION } from './google-channel-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
+import { MEETING_SEARCH_MIGRATION } from './meeting-search-migration.ts';
 import { READ_MODEL_MIGRATION } from './read-model-migration.ts';
 import { REFUSAL_MIGRATION } from './refusal-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
@@ -281,7 +282,7 @@ const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
-  // Version 17 is other work's.
+  MEETING_SEARCH_MIGRATION,
   { version: GOOGLE_SYNC_OUTCOME_MIGRATION.version, name: GOOGLE_SYNC_OUTCOME_MIGRATION.name, statements: [...GOOGLE_SYNC_OUTCOME_MIGRATION.statements] },
 ];
 

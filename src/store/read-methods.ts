@@ -1,12 +1,16 @@
 import { activityFromRows, activityQuery } from './activity-sql.ts';
-import { foldAscii, planSearch, type SearchPlan, WALK_WINDOW } from './job-search-sql.ts';
+import { EVENT_INDEX, foldAscii, planSearch, type SearchPlan, WALK_WINDOW } from './job-search-sql.ts';
+import { meetingActivityFromRow, meetingActivitySql, meetingKeysFromRows, meetingKeysQuery } from './meeting-search-sql.ts';
 import type { Dialect } from './migrations.ts';
 import { eventListQuery, jobCountQuery, jobListQuery, READ_SQL } from './read-sql.ts';
 import { eventFromRow, jobFromRow, messageFromRow, type Row } from './row-mappers.ts';
 import { countersFromRows, deadWindowStart, probesQuery, STATS_SQL, statsFrom } from './stats-sql.ts';
 import type { JobFilter, Store } from './types.ts';
 
-export type ReadMethods = Pick<Store, 'stats' | 'listJobs' | 'countJobs' | 'listEvents' | 'activity' | 'getMessage' | 'cancelJob'>;
+export type ReadMethods = Pick<
+  Store,
+  'stats' | 'listJobs' | 'countJobs' | 'listEvents' | 'meetingKeysOf' | 'meetingActivity' | 'activity' | 'getMessage' | 'cancelJob'
+>;
 
 /** One read statement's rows; each engine decides where it runs (its admin reads stay off the ack path). */
 export type ReadQuery = (sql: string, params: ReadonlyArray<string | number | null>) => Promise<Row[]>;
@@ -42,8 +46,23 @@ export function createReadMethods(dialect: Dialect, read: ReadQuery): Omit<ReadM
       return Number(row?.n ?? 0);
     },
     async listEvents(query) {
-      const { sql, params } = eventListQuery(query);
-      return (await read(sql, params)).map(eventFromRow);
+      const list = async (plan?: SearchPlan) => {
+        const { sql, params } = eventListQuery(query, dialect, plan);
+        return (await read(sql, params)).map(eventFromRow);
+      };
+      if (query.textSearch === undefined) return list();
+      const windowed = await list({ kind: 'walk', windowRows: WALK_WINDOW });
+      return windowed.length >= query.limit ? windowed : list(await planSearch(foldAscii(query.textSearch), dialect, read, EVENT_INDEX));
+    },
+    async meetingKeysOf(eventIds) {
+      if (eventIds.length === 0) return new Map();
+      const { sql, params } = meetingKeysQuery(dialect, eventIds);
+      return meetingKeysFromRows(await read(sql, params));
+    },
+    async meetingActivity(meetingKeys) {
+      const sql = meetingActivitySql(dialect);
+      const rows = await Promise.all(meetingKeys.map(async (key) => meetingActivityFromRow(key, (await read(sql, [key]))[0])));
+      return rows.filter((row) => row !== undefined);
     },
     async activity(query) {
       const { sql, params } = activityQuery(query);

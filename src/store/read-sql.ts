@@ -1,8 +1,9 @@
-import { documentHas, foldAscii, idsTable, type SearchPlan } from './job-search-sql.ts';
+import { EVENT_INDEX, JOB_INDEX, type SearchPlan } from './job-search-sql.ts';
 import type { Dialect } from './migrations.ts';
+import { type Listed, listingSource } from './search-source.ts';
 import { limitParam } from './sql.ts';
 import { boundKey } from './store-values.ts';
-import type { EventListQuery, JobFilter, JobListQuery, ListPosition, PayloadSearch } from './types.ts';
+import type { EventListQuery, JobFilter, JobListQuery, PayloadSearch } from './types.ts';
 
 /**
  * Read models over the store (admin API, metrics), shared by both engines. Listings are built from
@@ -98,57 +99,15 @@ function searchCondition(search: PayloadSearch, dialect: Dialect, add: (value: s
 
 const whereClause = (conditions: string[]): string => (conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`);
 
-type Add = (value: string | number) => string;
-type Keyset = { after?: ListPosition; newest: boolean };
-
-/** Rows strictly past `after` in the listing's order, on the columns the order walks. */
-const pastPosition = (time: string, id: string, keyset: Keyset, add: Add): string[] =>
-  keyset.after === undefined
-    ? []
-    : [`(${time}, ${id}) ${keyset.newest ? '<' : '>'} (CAST(${add(keyset.after.at)} AS BIGINT), CAST(${add(keyset.after.id)} AS BIGINT))`];
-
-/**
- * Each search document's job, looked up by id as the documents come: on PostgreSQL a LATERAL
- * subquery that OFFSET 0 keeps from being flattened, since with stale statistics (a bulk load
- * before ANALYZE) the planner would otherwise hash the whole jobs table to join a page.
- */
-const jobOf = (dialect: Dialect): string =>
-  dialect === 'sqlite' ? 'CROSS JOIN jobs j ON j.id = s.job_id' : 'CROSS JOIN LATERAL (SELECT * FROM jobs WHERE id = s.job_id OFFSET 0) j';
-
-/**
- * Where a listing reads its jobs from, and the columns its keyset order walks. A `textSearch`
- * reads through the search plan (job-search-sql.ts): the probe's ids, or a walk of job_search in
- * time order, whole or over a window of its next rows; `CROSS JOIN` makes SQLite drive from the
- * left (PostgreSQL plans joins freely).
- */
-function jobSource(filter: JobFilter, dialect: Dialect, plan: SearchPlan | undefined, keyset: Keyset, add: Add, where: string[]) {
-  if (filter.textSearch === undefined) {
-    where.push(...pastPosition('j.created_at', 'j.id', keyset, add));
-    return { from: 'jobs j', time: 'j.created_at', id: 'j.id' };
-  }
-  const exact = documentHas(dialect, add(foldAscii(filter.textSearch)));
-  if (plan === undefined) throw new Error('a text search needs its plan (planSearch)');
-  if (plan.kind === 'ids') {
-    where.push('s.job_id = c.value', exact, ...pastPosition('j.created_at', 'j.id', keyset, add));
-    return { from: `${idsTable(dialect, add(JSON.stringify(plan.ids)))} c CROSS JOIN job_search s ${jobOf(dialect)}`, time: 'j.created_at', id: 'j.id' };
-  }
-  where.push(exact);
-  if (plan.windowRows === undefined) {
-    where.push(...pastPosition('s.created_at', 's.job_id', keyset, add));
-    return { from: `job_search s ${jobOf(dialect)}`, time: 's.created_at', id: 's.job_id' };
-  }
-  const direction = keyset.newest ? 'DESC' : 'ASC';
-  const window = `SELECT w.job_id, w.created_at, w.text FROM job_search w${whereClause(pastPosition('w.created_at', 'w.job_id', keyset, add))}
-    ORDER BY w.created_at ${direction}, w.job_id ${direction} ${limitParam(add(plan.windowRows))}`;
-  return { from: `(${window}) s ${jobOf(dialect)}`, time: 's.created_at', id: 's.job_id' };
-}
+const JOBS: Listed = { table: 'jobs', alias: 'j', time: 'created_at', index: JOB_INDEX, documentTime: 'created_at' };
+const EVENTS: Listed = { table: 'inbound_events', alias: 'e', time: 'received_at', index: EVENT_INDEX, documentTime: 'received_at' };
 
 export function jobListQuery(query: JobListQuery, dialect: Dialect, plan?: SearchPlan): BuiltQuery {
   const params: Params = [];
   const conditions = jobConditions(query, dialect, params);
   const add = placeholders(params);
   const newest = (query.order ?? 'newest') === 'newest';
-  const source = jobSource(query, dialect, plan, { ...(query.after ? { after: query.after } : {}), newest }, add, conditions);
+  const source = listingSource(JOBS, query.textSearch, dialect, plan, { ...(query.after ? { after: query.after } : {}), newest }, add, conditions);
   const direction = newest ? 'DESC' : 'ASC';
   const sql = `SELECT j.* FROM ${source.from}${whereClause(conditions)} ORDER BY ${source.time} ${direction}, ${source.id} ${direction} ${limitParam(add(query.limit))}`;
   return { sql, params };
@@ -157,11 +116,11 @@ export function jobListQuery(query: JobListQuery, dialect: Dialect, plan?: Searc
 export function jobCountQuery(filter: JobFilter, dialect: Dialect, plan?: SearchPlan): BuiltQuery {
   const params: Params = [];
   const conditions = jobConditions(filter, dialect, params);
-  const source = jobSource(filter, dialect, plan, { newest: true }, placeholders(params), conditions);
+  const source = listingSource(JOBS, filter.textSearch, dialect, plan, { newest: true }, placeholders(params), conditions);
   return { sql: `SELECT COUNT(*) AS n FROM ${source.from}${whereClause(conditions)}`, params };
 }
 
-export function eventListQuery(query: EventListQuery): BuiltQuery {
+export function eventListQuery(query: EventListQuery, dialect: Dialect, plan?: SearchPlan): BuiltQuery {
   const params: Params = [];
   const add = placeholders(params);
   const where: string[] = [];
@@ -174,9 +133,7 @@ export function eventListQuery(query: EventListQuery): BuiltQuery {
   if (query.matchOutcome !== undefined) {
     where.push(`(SELECT m.outcome FROM match_records m WHERE m.event_id = e.id ORDER BY m.id DESC LIMIT 1) = CAST(${add(query.matchOutcome)} AS TEXT)`);
   }
-  if (query.after !== undefined) {
-    where.push(`(e.received_at, e.id) < (CAST(${add(query.after.at)} AS BIGINT), CAST(${add(query.after.id)} AS BIGINT))`);
-  }
-  const sql = `SELECT e.* FROM inbound_events e${whereClause(where)} ORDER BY e.received_at DESC, e.id DESC ${limitParam(add(query.limit))}`;
+  const source = listingSource(EVENTS, query.textSearch, dialect, plan, { ...(query.after ? { after: query.after } : {}), newest: true }, add, where);
+  const sql = `SELECT e.* FROM ${source.from}${whereClause(where)} ORDER BY ${source.time} DESC, ${source.id} DESC ${limitParam(add(query.limit))}`;
   return { sql, params };
 }

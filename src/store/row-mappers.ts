@@ -50,6 +50,7 @@ export function jobFromRow(row: Row): Job {
     priority: num(row.priority ?? 1) as JobPriority,
     serialKey: textOrNull(row.serial_key),
     sourceVersion: numOrNull(row.source_version),
+    deliveryNo: numOrNull(row.delivery_no),
   };
 }
 

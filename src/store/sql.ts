@@ -145,6 +145,8 @@ export const SQL = {
   nextLeaseExpiry: `SELECT MIN(lease_until) AS lease_until FROM jobs WHERE state = 'running'`,
 
   getJob: `SELECT * FROM jobs WHERE id = $1`,
+  /** The number the insert trigger gave a delivery (SQLite builds the inserted job rather than reading it). */
+  deliveryNo: `SELECT delivery_no FROM jobs WHERE id = $1`,
   jobKey: `SELECT coalesce_key FROM jobs WHERE id = $1`,
   getAttempts: `SELECT * FROM attempts WHERE job_id = $1 ORDER BY id`,
   getEvent: `SELECT * FROM inbound_events WHERE id = $1`,

@@ -1,4 +1,14 @@
-import type { ActivityBucket, ActivityQuery, EventListQuery, JobFilter, JobListQuery, ReplayGuard, ReplayResult, StoreStats } from './admin-read-types.ts';
+import type {
+  ActivityBucket,
+  ActivityQuery,
+  EventListQuery,
+  JobFilter,
+  JobListQuery,
+  MeetingActivity,
+  ReplayGuard,
+  ReplayResult,
+  StoreStats,
+} from './admin-read-types.ts';
 import type { ChannelStore } from './channel-store.ts';
 import type { Delivered } from './delivered-types.ts';
 import type { InboundEvent, InboundMessage, IngestResult, NewInboundMessage } from './inbox-types.ts';
@@ -86,6 +96,10 @@ export interface AdminReads {
   listJobs(query: JobListQuery): Promise<Job[]>;
   countJobs(filter: JobFilter): Promise<number>;
   listEvents(query: EventListQuery): Promise<InboundEvent[]>;
+  /** The meeting key (map-event serial key) of each event that has one: events of no source record are absent. */
+  meetingKeysOf(eventIds: readonly number[]): Promise<Map<number, string>>;
+  /** What each meeting key left behind (its counts and last activity), in the order asked; a key with no event is absent. */
+  meetingActivity(meetingKeys: readonly string[]): Promise<MeetingActivity[]>;
   /**
    * Every bucket of the range, oldest first, empty ones with zeros: inbound events by the time they
    * were received, jobs of `kinds` by the time they ended succeeded, dead, skipped or superseded.
@@ -132,4 +146,5 @@ export interface Instances {
   readonly instances: InstanceStore;
 }
 
-export interface Store extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings, Delivered, Retention, Refusals, Instances {}
+export interface Store
+  extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings, Delivered, Retention, Refusals, Instances {}

@@ -36,6 +36,8 @@ describe('GET /admin/events', () => {
       receivedAt: new Date(T + 60_000).toISOString(),
       state: 'received',
       stateReason: null,
+      // The seeded Salesforce Event's Subject.
+      title: 'Demo',
     });
     expect([...page1.body.items, ...page2.body.items]).toEqual(all.body.items);
     expect(page2.body.nextCursor).toBeNull();

@@ -32,6 +32,7 @@ const storedJob = (kind: string, payload: unknown): Job => ({
   priority: 1,
   serialKey: null,
   sourceVersion: null,
+  deliveryNo: null,
 });
 const context = () => ({ logger: captureLogs().logger, signal: new AbortController().signal, now: () => 1_000 });
 

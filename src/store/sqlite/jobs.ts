@@ -3,11 +3,11 @@ import { attemptParams, type Candidate, finishParams, finishWakes, pickClaimable
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { freeSlots } from '../rate-log.ts';
-import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow } from '../row-mappers.ts';
+import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, numOrNull } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
 import { boundKey, toJson } from '../store-values.ts';
 import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, MeetingCancellation, NewInboundMessage, NewJob, RateState } from '../types.ts';
-import { JOB_PRIORITY, logKeyOf } from '../types.ts';
+import { JOB_PRIORITY, logKeyOf, NUMBERED_KINDS } from '../types.ts';
 import type { SqliteQueries } from './queries.ts';
 
 /**
@@ -42,7 +42,9 @@ export function enqueueJobs(q: SqliteQueries, jobs: readonly NewJob[], now: numb
       const earlier = created.get(replacedId);
       if (earlier) Object.assign(earlier, { state: 'superseded', supersededBy: id });
     }
-    created.set(id, newJob(id, job, key, now, staleFor));
+    // Only deliveries have a number: the ack path (map-event jobs) reads nothing back.
+    const deliveryNo = NUMBERED_KINDS.includes(job.kind) ? numOrNull(q.get(SQL.deliveryNo, id)?.delivery_no) : null;
+    created.set(id, { ...newJob(id, job, key, now, staleFor), deliveryNo });
   }
   return [...created.values()];
 }
@@ -70,6 +72,7 @@ function newJob(id: number, job: NewJob, key: string | null, now: number, staleF
     priority: job.priority ?? JOB_PRIORITY.live,
     serialKey: job.serialKey === undefined ? null : boundKey(job.serialKey),
     sourceVersion: job.sourceVersion ?? null,
+    deliveryNo: null,
   };
 }
 

@@ -30,6 +30,7 @@ export function makeJob(overrides: Partial<Job> = {}): Job {
     priority: 1,
     serialKey: null,
     sourceVersion: null,
+    deliveryNo: null,
     ...overrides,
   };
 }
