@@ -14,7 +14,7 @@ import { listen } from './http/listen.ts';
 import { bridgeReadiness } from './http/readiness-checks.ts';
 import { startRefusalFlush } from './http/refusals/refusal-flush.ts';
 import { createRefusalTally } from './http/refusals/refusal-tally.ts';
-import { integrationStates, logIntegrationStates } from './integration-states.ts';
+import { logIntegrationStates } from './integration-states.ts';
 import { createJobHandlers, MOMENTUM_RATE_KEY } from './job-handlers.ts';
 import type { Pacer } from './jobs/pacer.ts';
 import type { JobRegistry } from './jobs/registry.ts';
@@ -91,10 +91,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     await store.close();
     throw error;
   });
-  logIntegrationStates(
-    logger,
-    integrationStates(config, { google: runtime.google !== undefined, microsoft: runtime.microsoft !== undefined, sandbox: runtime.sandbox !== undefined }),
-  );
+  logIntegrationStates(logger, health, config);
   const worker = workerFromConfig(config, {
     store,
     registry: runtime.registry,

@@ -7,7 +7,7 @@ import { startTestBridge } from '../support/test-bridge.ts';
 
 /*
  * The start log through the real startBridge: one line per integration saying on or off, and for
- * an off one the settings that turn it on (the same ones its route's 503 names).
+ * an off one the settings that turn it on (the same ones GET /admin/health names).
  */
 
 const cleanups = cleanupAfterEach();
@@ -24,14 +24,14 @@ describeEachEngine('the start log', (engine) => {
     cleanups.push(bridge.stop);
 
     expect(integrationLines(bridge.logs.lines())).toEqual([
-      'salesforce outbound messages: on (1 org id)',
-      'salesforce lookups: off (set SALESFORCE_CLIENT_ID with SALESFORCE_CLIENT_SECRET, or with SALESFORCE_USERNAME and SALESFORCE_PRIVATE_KEY)',
-      'google calendar: off (set GOOGLE_SERVICE_ACCOUNT_KEY or GOOGLE_SERVICE_ACCOUNT_KEY_FILE)',
-      'microsoft 365 calendars: off (set MICROSOFT_TENANT_ID and MICROSOFT_CLIENT_ID)',
-      'signed calendar events: off (set CALENDAR_WEBHOOK_SECRETS)',
-      'zoom recordings: on (without attendees: set ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID, ZOOM_CLIENT_SECRET)',
-      'momentum: sandbox (set MOMENTUM_API_KEY)',
-      'admin API: on (1 key)',
+      'Salesforce Outbound Messages: on',
+      'Salesforce lookups: off (set SALESFORCE_CLIENT_ID with SALESFORCE_CLIENT_SECRET (client credentials), or with SALESFORCE_USERNAME and SALESFORCE_PRIVATE_KEY or SALESFORCE_PRIVATE_KEY_FILE (JWT bearer))',
+      'Google Calendar: off (set GOOGLE_SERVICE_ACCOUNT_KEY_FILE or GOOGLE_SERVICE_ACCOUNT_KEY, with PUBLIC_BASE_URL)',
+      'Microsoft 365: off (set MICROSOFT_TENANT_ID, MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET or MICROSOFT_CLIENT_CERTIFICATE_FILE, with PUBLIC_BASE_URL)',
+      'Zoom recordings: on (participants API off: recordings are imported without attendees)',
+      'Signed calendar and recording events: off (set CALENDAR_WEBHOOK_SECRETS)',
+      'Momentum: on (SANDBOX: MOMENTUM_API_KEY is not set; remaps and imports go to a built-in local receiver and are only logged)',
+      'Admin API: on (1 key)',
     ]);
     expect(bridge.logs.lines().filter((line) => line.integration !== undefined && line.level !== 'info')).toEqual([]);
   });
@@ -42,9 +42,11 @@ describeEachEngine('the start log', (engine) => {
 
     const lines = integrationLines(bridge.logs.lines());
 
-    expect(lines).toContain('salesforce outbound messages: off (set SALESFORCE_ORG_IDS)');
-    expect(lines).toContain('zoom recordings: off (set ZOOM_WEBHOOK_SECRET_TOKENS)');
-    expect(lines).toContain('admin API: off (set ADMIN_API_KEYS)');
+    expect(lines).toContain('Salesforce Outbound Messages: off (set SALESFORCE_ORG_IDS)');
+    expect(lines).toContain(
+      'Zoom recordings: off (set ZOOM_WEBHOOK_SECRET_TOKENS (events), ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID and ZOOM_CLIENT_SECRET (participants))',
+    );
+    expect(lines).toContain('Admin API: off (set ADMIN_API_KEYS)');
     expect(lines).toHaveLength(8);
   });
 });
