@@ -1,4 +1,5 @@
 import { DELIVERED_MEETINGS_MIGRATION } from './delivered-migration.ts';
+import { INSTANCE_MIGRATION } from './instance-migration.ts';
 import { GOOGLE_CHANNELS_MIGRATION, GOOGLE_SYNC_OUTCOME_MIGRATION } from './google-channel-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
 import { MEETING_SEARCH_MIGRATION } from './meeting-search-migration.ts';
@@ -267,21 +268,7 @@ const MIGRATIONS: Migration[] = [
   READ_MODEL_MIGRATION,
   RETENTION_MIGRATION,
   { version: REFUSAL_MIGRATION.version, name: REFUSAL_MIGRATION.name, statements: [...REFUSAL_MIGRATION.statements] },
-  {
-    version: 16,
-    name: 'bridge instances and when each was last seen',
-    statements: [
-      // One row per process, refreshed on a timer (src/admin/instance-heartbeat.ts): the admin's health answer lists the live ones.
-      `CREATE TABLE instances (
-        id TEXT PRIMARY KEY,
-        host TEXT NOT NULL,
-        pid {int} NOT NULL,
-        version TEXT NOT NULL,
-        started_at {bigint} NOT NULL,
-        seen_at {bigint} NOT NULL
-      )`,
-    ],
-  },
+  INSTANCE_MIGRATION,
   MEETING_SEARCH_MIGRATION,
   { version: GOOGLE_SYNC_OUTCOME_MIGRATION.version, name: GOOGLE_SYNC_OUTCOME_MIGRATION.name, statements: [...GOOGLE_SYNC_OUTCOME_MIGRATION.statements] },
 ];
