@@ -15,6 +15,7 @@ import { benchLogger } from '../lib/null-logger.ts';
 import { OUTBOUND_HEADERS } from '../lib/outbound-messages.ts';
 import { MARK, ORG_NOW, templateOrg } from './template-org.ts';
 import { FAILING_TITLE_MARK, type Recipe, templateRecipes } from './template-recipes.ts';
+import { FILLED_TABLES } from './templates.ts';
 
 /**
  * The template run: the real bridge (startBridge, SQLite in a fresh directory) receives one
@@ -84,11 +85,9 @@ async function settle(db: DatabaseSync): Promise<void> {
   }
 }
 
+/** The tables the fill copies: the store's own (search indexes' shadow tables hold 64-bit ids) are left to its triggers. */
 function readTables(db: DatabaseSync): Record<string, StoredRow[]> {
-  const names = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'schema_migrations'`).all() as Array<{ name: string }>).map(
-    (row) => row.name,
-  );
-  return Object.fromEntries(names.map((name) => [name, db.prepare(`SELECT * FROM "${name}"`).all() as StoredRow[]]));
+  return Object.fromEntries(FILLED_TABLES.map((name) => [name, db.prepare(`SELECT * FROM "${name}"`).all() as StoredRow[]]));
 }
 
 export async function runTemplates(): Promise<TemplateRun> {

@@ -28,6 +28,8 @@ export type FilledTable = (typeof FILLED_TABLES)[number];
 
 /** Ids the database assigns: no row refers to attempts or match records by id. */
 const AUTO_ID: Partial<Record<FilledTable, string>> = { attempts: 'id', match_records: 'id' };
+/** Columns the store's triggers fill on insert: a delivery's number is the next of its sequence, never a copy. */
+const TRIGGER_SET: Partial<Record<FilledTable, string>> = { jobs: 'delivery_no' };
 
 export type IdRef = 'message' | 'event' | 'map' | 'delivery' | 'meeting';
 type IdKind = 'message' | 'event' | 'job' | 'meeting';
@@ -221,7 +223,7 @@ export function compileTemplates(run: TemplateRun): Templates {
     FILLED_TABLES.map((table) => {
       const sample = run.tables[table]?.[0];
       if (sample === undefined) throw new Error(`the template run wrote no ${table} row`);
-      return [table, Object.keys(sample).filter((column) => column !== AUTO_ID[table])];
+      return [table, Object.keys(sample).filter((column) => column !== AUTO_ID[table] && column !== TRIGGER_SET[table])];
     }),
   ) as Record<FilledTable, string[]>;
   const byRecipe = new Map(run.recipes.map((recipe, index) => [recipe.name, compileRecipe(run, index, columns)]));
