@@ -53,7 +53,7 @@ function lastAnswerText(answer) {
  * The health panel in #health-slot (GET /admin/health): readiness, version, uptime, engine, the
  * instances seen, every integration's state and Momentum's mode and last answer. Its summary line
  * ("Healthy · 6 on · 1 failing") is always shown; the list below it opens on a laptop and stays
- * folded on a phone, where the first screen is for the active view. `onHealth` gets every answer
+ * folded on a phone, where the first screen is for the active view (the summary unfolds it). `onHealth` gets every answer
  * (the sandbox banner reads it).
  */
 export function createHealth({ api, onHealth = (_health) => {} }) {
@@ -69,11 +69,18 @@ export function createHealth({ api, onHealth = (_health) => {} }) {
   );
   const panel = el('section', { class: 'panel health', 'aria-labelledby': 'health-title' }, details);
 
+  // Folded on a phone, open on a laptop, following the width, until the operator folds or opens it.
+  const phone = window.matchMedia(PHONE);
+  let foldedByHand = false;
+  details.querySelector('summary')?.addEventListener('click', () => (foldedByHand = true));
+  phone.addEventListener('change', () => {
+    if (!foldedByHand) details.open = !phone.matches;
+  });
+
   function render(health) {
     const summary = healthSummary(health);
     if (!panel.isConnected) {
-      // The first answer decides the fold by the screen's width; the operator's own fold is kept after that.
-      details.open = !window.matchMedia(PHONE).matches;
+      details.open = !phone.matches;
       slot.replaceChildren(panel);
     }
     word.textContent = summary.text;

@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
       routes: Array<{ route: string; reason: string; count: number; examples: Array<{ sender: string }> }>;
     };
     await openTab('refusals');
-    await page.locator('#refusals-list[data-loaded="24"]').waitFor();
+    await page.locator('#refusals-list[data-loaded="24"]').waitFor({ state: 'attached' });
     const note = await page.locator('#refusals-note').textContent();
     const cards = await page
       .locator('#refusals-list article.refusal')
