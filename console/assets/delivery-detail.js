@@ -193,8 +193,9 @@ export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, ope
     const answer = await attempt(() => api.post(`deliveries/${id}/${action}`));
     if (answer === undefined) return;
     const { delivery } = answer;
-    const of = panel.dataset.id === String(id) ? `#${panel.dataset.number}` : 'the delivery';
-    showStatus(action === 'replay' ? `Replay ${deliveryNo(delivery)} of ${of} queued.` : `Delivery ${of} cancelled.`);
+    // The page shows the delivery acted on, so it names its number.
+    const acted = panel.dataset.id === String(id) && panel.dataset.number ? `delivery #${panel.dataset.number}` : 'the delivery';
+    showStatus(action === 'replay' ? `Replay ${deliveryNo(delivery)} of ${acted} queued.` : `${acted[0].toUpperCase()}${acted.slice(1)} cancelled.`);
     await onChanged();
     await show(delivery.id, { watching: true });
   }

@@ -18,7 +18,10 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     const banner = page.locator('#banner-slot #sandbox-banner');
     await banner.waitFor();
     const text = await banner.textContent();
-    const first = await page.locator('#console > *:not(:empty)').first().evaluate((node) => node.id);
+    const first = await page
+      .locator('#console > *:not(:empty)')
+      .first()
+      .evaluate((node) => node.id);
     const mode = await page.locator('#health-slot [data-field="momentum-mode"]').textContent();
     const colours = await banner.evaluate((node) => [getComputedStyle(node).color, getComputedStyle(node).backgroundColor]);
     await photograph('25-sandbox-banner');
