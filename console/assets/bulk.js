@@ -1,4 +1,4 @@
-import { attempt, byId, el, showStatus } from './dom.js';
+import { attempt, byId, deliveryNo, el, showStatus } from './dom.js';
 
 /**
  * Bulk replay of dead deliveries: a dry run first shows how many would go (and a sample); only the
@@ -17,7 +17,9 @@ export function createBulkReplay({ api, onChanged }) {
     const capped = answer.capped ? ` (${answer.matched} match; at most ${answer.replayed} per run)` : '';
     summary.textContent = answer.replayed === 0 ? 'No dead deliveries to replay.' : `${answer.replayed} dead deliveries would be replayed${capped}.`;
     summary.dataset.count = String(answer.replayed);
-    sample.replaceChildren(...answer.sample.map((item) => el('li', { text: `#${item.id} ${item.kind} ${item.meeting ?? ''} — ${item.lastError ?? ''}` })));
+    sample.replaceChildren(
+      ...answer.sample.map((item) => el('li', { text: `${deliveryNo(item)} ${item.kind} ${item.meeting ?? ''} — ${item.lastError ?? ''}` })),
+    );
     confirm.textContent = `Replay ${answer.replayed}`;
     confirm.disabled = answer.replayed === 0;
     confirm.hidden = false;

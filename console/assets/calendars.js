@@ -31,7 +31,7 @@ export function createCalendars({ api }) {
       el('td', { class: 'clip', title: item.calendarId, text: item.calendarId }),
       el('td', {}, el('span', { class: `state state-${state.state}`, dataset: { field: 'watch-state' }, text: state.text })),
       el('td', { text: item.channel ? formatTime(item.channel.expiration) : '—' }),
-      el('td', { text: formatTime(item.lastSyncAt) }),
+      el('td', { dataset: { field: 'last-sync' }, text: formatTime(item.lastSyncAt) }),
       el('td', { class: 'clip', title: item.lastError ?? '', dataset: { field: 'last-error' }, text: item.lastError ?? '' }),
     );
   };

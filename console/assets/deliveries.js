@@ -1,4 +1,4 @@
-import { attempt, byId, el, formatTime, labelCells, stateBadge } from './dom.js';
+import { attempt, byId, deliveryNo, el, formatTime, labelCells, stateBadge } from './dom.js';
 import { createTaggedReads } from './live.js';
 import { createPager } from './pager.js';
 
@@ -36,9 +36,9 @@ export function createDeliveries({ api, detail, orgLinks }) {
     const ids = salesforceIdsOf(item);
     const tr = el(
       'tr',
-      { dataset: { id: item.id, state: item.state }, onclick: (event) => open(event, item.id) },
-      // The row opens on click anywhere; the id is also a button, so the keyboard reaches it.
-      el('td', {}, el('button', { type: 'button', class: 'link', 'aria-label': `Open delivery ${item.id}`, text: item.id })),
+      { dataset: { id: item.id, number: item.number, state: item.state }, onclick: (event) => open(event, item.id) },
+      // The row opens on click anywhere; the number is also a button, so the keyboard reaches it.
+      el('td', {}, el('button', { type: 'button', class: 'link', 'aria-label': `Open delivery ${deliveryNo(item)}`, text: item.number ?? item.id })),
       el(
         'td',
         { class: 'clip', title: label, dataset: { field: 'title' } },

@@ -1,4 +1,5 @@
-import { attempt, byId, el, fields, formatTime, pretty, showStatus, stateBadge } from './dom.js';
+import { actionBox } from './delivery-action.js';
+import { attempt, byId, deliveryNo, el, fields, formatTime, pretty, showStatus, stateBadge } from './dom.js';
 import { whyThisRecord } from './match-view.js';
 
 const REPLAYABLE = new Set(['dead', 'succeeded', 'cancelled', 'skipped']);
@@ -20,7 +21,7 @@ function readbackText(readback) {
  * superseded it and its replays, with Replay and Cancel. While it is pending or running the panel
  * refreshes itself, so an operator sees a replay go through.
  */
-export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, openEvent, openMeeting, orgLinks, origin }) {
+export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, openEvent, openMeeting, openImport, orgLinks, origin }) {
   const panel = byId('delivery-detail');
   let shownId = null;
   let timer;
@@ -30,7 +31,7 @@ export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, ope
   });
 
   const link = (label, id, open) => el('button', { type: 'button', class: 'link', dataset: { id }, onclick: () => open(id), text: label });
-  const deliveryLink = (summary) => link(`#${summary.id} (${summary.state})`, summary.id, show);
+  const deliveryLink = (summary) => link(`${deliveryNo(summary)} (${summary.state})`, summary.id, show);
 
   const attemptsTable = (attempts) =>
     attempts.length === 0
@@ -83,9 +84,29 @@ export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, ope
       el(
         'div',
         { class: 'detail-head' },
-        el('h2', { tabindex: -1 }, `Delivery #${delivery.id} `, stateBadge(delivery.state)),
+        // Headed by what the operator knows it by, the meeting; its number says which delivery of it.
+        el('h2', { tabindex: -1, dataset: { field: 'heading' } }, detail.meetingTitle ?? `Delivery ${deliveryNo(delivery)}`),
         el('button', { type: 'button', id: 'detail-close', class: 'secondary', onclick: () => hide({ restoreFocus: true }), text: 'Close' }),
       ),
+      el(
+        'p',
+        { class: 'delivery-line' },
+        el('span', { dataset: { field: 'number' }, text: `Delivery ${deliveryNo(delivery)} · ${delivery.kind} ` }),
+        stateBadge(delivery.state),
+        detail.meetingKey
+          ? [
+              ' · ',
+              el('button', {
+                type: 'button',
+                class: 'link',
+                dataset: { field: 'meeting-page' },
+                onclick: () => openMeeting(detail.meetingKey),
+                text: "the meeting's page",
+              }),
+            ]
+          : '',
+      ),
+      actionBox(detail.action, { onReplay: () => act('replay', delivery.id), onImport: () => openImport(delivery.request) }),
       el('div', { class: 'actions' }, replay, cancel),
       fields([
         ['Kind', delivery.kind],
@@ -134,8 +155,9 @@ export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, ope
       el('pre', { dataset: { field: 'request' }, text: pretty(delivery.request) }),
       delivery.result === null || delivery.result === undefined ? [] : [el('h3', { text: 'Result' }), el('pre', { text: pretty(delivery.result) })],
     ];
-    panel.replaceChildren(...children.flat());
+    panel.replaceChildren(...children.flat().filter((child) => child !== null));
     panel.dataset.id = String(delivery.id);
+    panel.dataset.number = String(delivery.number ?? '');
     panel.dataset.state = delivery.state;
     const opened = panel.hidden;
     panel.hidden = false;
@@ -171,7 +193,9 @@ export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, ope
     const answer = await attempt(() => api.post(`deliveries/${id}/${action}`));
     if (answer === undefined) return;
     const { delivery } = answer;
-    showStatus(action === 'replay' ? `Replay #${delivery.id} of delivery #${id} queued.` : `Delivery #${id} cancelled.`);
+    // The page shows the delivery acted on, so it names its number.
+    const acted = panel.dataset.id === String(id) && panel.dataset.number ? `delivery #${panel.dataset.number}` : 'the delivery';
+    showStatus(action === 'replay' ? `Replay ${deliveryNo(delivery)} of ${acted} queued.` : `${acted[0].toUpperCase()}${acted.slice(1)} cancelled.`);
     await onChanged();
     await show(delivery.id, { watching: true });
   }

@@ -90,3 +90,9 @@ export function labelCells(table) {
     });
   }
 }
+
+/**
+ * What an operator calls a delivery: its gap-free number (docs/admin-api.md, "Delivery numbers"),
+ * never the job id that the API's paths take. An internal job has no number and keeps its id.
+ */
+export const deliveryNo = (job) => (job.number === null || job.number === undefined ? `job ${job.id}` : `#${job.number}`);

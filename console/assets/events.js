@@ -1,17 +1,20 @@
-import { attempt, byId, el, fields, formatTime, labelCells, pretty, showStatus, stateBadge } from './dom.js';
+import { attempt, byId, deliveryNo, el, fields, formatTime, labelCells, pretty, showStatus, stateBadge } from './dom.js';
 import { createTaggedReads } from './live.js';
 import { createPager } from './pager.js';
 
 const PAGE_SIZE = 25;
+const SEARCH_DELAY_MS = 300;
+const COLUMNS = 7;
 const DELIVERY_KINDS = new Set(['remap', 'import']);
 
-/** Inbound events: filters, paging, and a detail with the raw payload as received and the jobs it made. */
+/** Inbound events: a search (`q`), filters, paging, and a detail with the raw payload as received and the jobs it made. */
 export function createEvents({ api, openDelivery, previewEvent, orgLinks, onToggled = () => {} }) {
   const table = byId('events-table');
   const body = table.querySelector('tbody');
   const read = createTaggedReads(api);
   const source = /** @type {HTMLInputElement} */ (byId('event-source'));
   const state = /** @type {HTMLSelectElement} */ (byId('event-state'));
+  const search = /** @type {HTMLInputElement} */ (byId('event-search'));
   const panel = byId('event-detail');
   const pager = createPager('events', () => load());
 
@@ -21,6 +24,7 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks, onTogg
       { dataset: { id: item.id, state: item.state }, onclick: () => void show(item.id, { reveal: true }) },
       // The row opens on click anywhere; the id is also a button, so the keyboard reaches it.
       el('td', {}, el('button', { type: 'button', class: 'link', 'aria-label': `Open event ${item.id}`, text: item.id })),
+      el('td', { class: 'clip', title: item.title ?? '', dataset: { field: 'title' }, text: item.title ?? '—' }),
       el('td', { text: item.source }),
       el('td', {}, stateBadge(item.state)),
       el('td', { class: 'clip', title: item.dedupeKey, text: item.dedupeKey }),
@@ -30,14 +34,18 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks, onTogg
 
   /** `live`: a quiet refresh (live.js) that renders only a changed page. */
   async function load({ live = false } = {}) {
-    const query = { source: source.value.trim(), state: state.value, limit: PAGE_SIZE, cursor: pager.cursor() };
+    const q = search.value.trim();
+    const query = { source: source.value.trim(), state: state.value, q, limit: PAGE_SIZE, cursor: pager.cursor() };
     const answer = await attempt(() => read('events', query, { live }));
     if (answer === undefined || !answer.changed) return;
     const page = answer.payload;
     body.replaceChildren(
-      ...(page.items.length ? page.items.map(row) : [el('tr', { class: 'empty' }, el('td', { colspan: 6, class: 'muted', text: 'No events match.' }))]),
+      ...(page.items.length
+        ? page.items.map(row)
+        : [el('tr', { class: 'empty' }, el('td', { colspan: COLUMNS, class: 'muted', text: q ? `No event matches “${q}”.` : 'No events match.' }))]),
     );
     labelCells(table);
+    table.dataset.q = q;
     if (panel.dataset.id) body.querySelector(`tr[data-id="${panel.dataset.id}"]`)?.classList.add('selected');
     pager.loaded(page.nextCursor);
   }
@@ -62,8 +70,8 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks, onTogg
       'li',
       {},
       DELIVERY_KINDS.has(job.kind)
-        ? el('button', { type: 'button', class: 'link', onclick: () => openDelivery(job.id), text: `#${job.id} ${job.kind}` })
-        : `#${job.id} ${job.kind}`,
+        ? el('button', { type: 'button', class: 'link', onclick: () => openDelivery(job.id), text: `${deliveryNo(job)} ${job.kind}` })
+        : `${job.kind} ${deliveryNo(job)}`,
       ' ',
       stateBadge(job.state),
       job.lastError ? ` ${job.lastError}` : '',
@@ -89,6 +97,7 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks, onTogg
         el('button', { type: 'button', id: 'event-preview', class: 'secondary', onclick: () => previewEvent(event.id) }, 'Preview mapping'),
       ),
       fields([
+        ['Title', event.title],
         ['Source', event.source],
         ['Sender', event.senderId],
         ['Key', event.dedupeKey],
@@ -127,6 +136,16 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks, onTogg
   };
   state.addEventListener('change', () => void reload());
   source.addEventListener('change', () => void reload());
+  let searchTimer;
+  search.addEventListener('input', () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => void reload(), SEARCH_DELAY_MS);
+  });
+  byId('event-search-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearTimeout(searchTimer);
+    void reload();
+  });
   byId('events-refresh').addEventListener('click', () => void load());
 
   return { load, show, hide, shownId: () => panel.dataset.id ?? null };

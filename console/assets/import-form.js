@@ -125,7 +125,38 @@ export function createImportForm({ api, onCreated }) {
     const answer = await submitChecked(form, { issues, send: () => api.post('meetings/import', body) });
     if (answer === undefined) return;
     form.reset();
-    showStatus(`Import #${answer.delivery.id} queued.`);
+    showStatus(`Import #${answer.delivery.number} queued.`);
     await onCreated(answer.delivery.id);
   });
+
+  /**
+   * Fills the form from what a dead remap sent (its source id, title, start and records), so an
+   * operator imports the meeting Momentum did not know after checking it, not by retyping it.
+   */
+  function prefill(request) {
+    const details = request?.meetingDetails ?? {};
+    const records = request?.salesforceRecords ?? {};
+    form.reset();
+    const values = {
+      'import-id': request?.source?.id,
+      'import-title': details.title,
+      'import-start': isoToLocal(details.startTime),
+      'import-end': isoToLocal(details.endTime),
+      'import-opportunity': records.opportunityId,
+      'import-account': records.accountId,
+    };
+    for (const [id, value] of Object.entries(values)) {
+      if (typeof value === 'string' && value !== '') /** @type {HTMLInputElement} */ (byId(id)).value = value;
+    }
+  }
+
+  return { prefill };
+}
+
+/** An ISO time as a datetime-local input takes it: the operator's local time, to the minute. */
+function isoToLocal(iso) {
+  const date = new Date(iso ?? '');
+  if (Number.isNaN(date.getTime())) return undefined;
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
 }

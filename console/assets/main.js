@@ -8,12 +8,15 @@ import { createDeliveryDetail } from './delivery-detail.js';
 import { createDeliveryOrigin } from './delivery-origin.js';
 import { byId, showStatus } from './dom.js';
 import { createEvents } from './events.js';
+import { createHealth, renderSandboxBanner } from './health.js';
 import { createImportForm } from './import-form.js';
 import { createKeyStore } from './key-store.js';
 import { createLive } from './live.js';
 import { createMeeting } from './meeting.js';
+import { createMeetingSearch } from './meetings.js';
 import { createPreview } from './preview.js';
 import { createQuota } from './quota.js';
+import { createRefusals } from './refusals.js';
 import { createRemapForm } from './remap-form.js';
 import { createOrgLinks } from './salesforce-links.js';
 import { createStats } from './stats.js';
@@ -50,11 +53,14 @@ const api = createApi({
 
 const quota = createQuota();
 const stats = createStats(api, { onStats: quota.render });
+// Health is read with the stats, on the same interval: the panel and the sandbox banner come from one answer.
+const health = createHealth({ api, onHealth: renderSandboxBanner });
+const refreshCounts = () => Promise.all([stats.refresh(), health.refresh()]);
 const activity = createActivity({ api });
 const orgLinks = createOrgLinks({ api });
 // The modules below call each other only from event handlers, after all of them exist.
 const refreshAll = async () => {
-  await Promise.all([stats.refresh(), deliveries.load()]);
+  await Promise.all([refreshCounts(), deliveries.load()]);
 };
 const openDelivery = (id) => (views.select('deliveries'), void detail.show(id, { watching: true, reveal: true }));
 const openEvent = (id) => (views.select('events'), void events.show(id));
@@ -70,6 +76,8 @@ const detail = createDeliveryDetail({
   },
   openEvent,
   openMeeting,
+  // A dead remap Momentum did not know: the import form, filled from what the remap sent.
+  openImport: (request) => (importForm.prefill(request), views.select('import'), byId('import-id').focus()),
   orgLinks,
   origin: createDeliveryOrigin({ api, orgLinks }),
 });
@@ -86,7 +94,9 @@ const onCreated = async (id) => {
   await refreshAll();
 };
 createRemapForm({ api, onCreated });
-createImportForm({ api, onCreated });
+const importForm = createImportForm({ api, onCreated });
+const meetingSearch = createMeetingSearch({ api, openMeeting });
+const refusals = createRefusals({ api });
 
 /*
  * The views, in tab order. `live` lists refresh themselves while on screen (live.js); `reading`
@@ -108,12 +118,14 @@ const views = createViews([
     reading: () => (events.shownId() === null ? null : 'an event is open'),
   },
   { name: 'ambiguous', label: 'Ambiguous', load: () => ambiguous.load(), live: () => ambiguous.load({ live: true }), reading: ambiguous.reading },
-  // A meeting's page has no tab of its own: the delivery page and the ambiguous queue open it.
+  { name: 'meetings', label: 'Meetings', load: () => meetingSearch.focus() },
+  // A meeting's page has no tab of its own: the search, the delivery page and the ambiguous queue open it.
   { name: 'meeting', label: 'Meeting', tab: false },
   { name: 'preview', label: 'Preview mapping' },
   { name: 'remap', label: 'New remap' },
   { name: 'import', label: 'New import' },
   { name: 'calendars', label: 'Calendars', load: () => calendars.load(), live: () => calendars.load({ live: true }) },
+  { name: 'refusals', label: 'Refused traffic', load: () => refusals.load(), live: () => refusals.load({ live: true }) },
 ]);
 const live = createLive({ activeView: views.active });
 for (const tab of document.querySelectorAll('button.tab')) tab.addEventListener('click', () => live.recheck());
@@ -129,7 +141,7 @@ async function open() {
   statsTimer = setInterval(() => {
     // A hidden tab asks for nothing; the counts catch up when it is shown again (within one interval).
     if (document.hidden) return;
-    void stats.refresh();
+    void refreshCounts();
     ticks += 1;
     if (ticks % ACTIVITY_EVERY === 0) void activity.load();
   }, STATS_EVERY_MS);

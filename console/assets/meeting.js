@@ -1,12 +1,13 @@
-import { attempt, byId, el, fields, formatTime, showStatus, stateBadge } from './dom.js';
+import { attempt, byId, el, fields, formatTime, showStatus } from './dom.js';
 import { whyThisRecord } from './match-view.js';
+import { meetingTimeline } from './meeting-timeline.js';
 import { awaitRemap, createPinControls, meetingPath, remapSentence } from './pin-form.js';
 
 /**
- * One meeting's page: its pin (with Clear pin), every source of the meeting (a calendar event, a
- * Salesforce Event, a recording of the same call; each opens its own page), why its newest match
- * chose what it chose (each candidate can be pinned from there), every match record, its inbound
- * events and their deliveries.
+ * One meeting's page, headed by its title and time: its pin (with Clear pin), every source of the
+ * meeting (a calendar event, a Salesforce Event, a recording of the same call; each opens its own
+ * page), why its newest match chose what it chose (each candidate can be pinned from there), every
+ * match record, and the timeline of all it left behind (meeting-timeline.js).
  */
 export function createMeeting({ api, orgLinks, openDelivery, openEvent, onChanged }) {
   const panel = byId('meeting-detail');
@@ -90,11 +91,11 @@ export function createMeeting({ api, orgLinks, openDelivery, openEvent, onChange
   function render(meeting) {
     const key = meeting.meetingKey;
     panel.replaceChildren(
-      el('h2', { id: 'meeting-heading', tabindex: -1 }, `Meeting: ${meeting.title ?? key}`),
+      el('h2', { id: 'meeting-heading', tabindex: -1 }, meeting.title ?? key),
+      el('p', { class: 'meeting-when muted', dataset: { field: 'meeting-start' }, text: meeting.start ? formatTime(meeting.start) : 'Start not known' }),
       fields([
         ['Key', el('code', { text: key })],
         ['Meeting', meeting.meetingId ? el('code', { dataset: { field: 'meeting-id' }, text: `#${meeting.meetingId}` }) : '—'],
-        ['Start', meeting.start ? formatTime(meeting.start) : '—'],
         ['Pin', pinField(meeting)],
       ]),
       el('p', { class: 'status confirm', role: 'status', dataset: { field: 'confirm' } }),
@@ -103,38 +104,8 @@ export function createMeeting({ api, orgLinks, openDelivery, openEvent, onChange
       whyThisRecord(meeting.matches[0], { orgLinks, pinControl: (candidate) => pinControls(key, candidate) }),
       el('h3', { text: 'Every match record' }),
       meeting.matches.length ? history(meeting.matches) : el('p', { class: 'muted', text: 'None yet.' }),
-      el('h3', { text: 'Inbound events' }),
-      el(
-        'ul',
-        { dataset: { field: 'events' } },
-        meeting.events.map((event) =>
-          el(
-            'li',
-            {},
-            link(`#${event.id} ${event.source}`, () => openEvent(event.id)),
-            ' ',
-            stateBadge(event.state),
-            ` ${formatTime(event.receivedAt)}`,
-          ),
-        ),
-      ),
-      el('h3', { text: 'Deliveries' }),
-      meeting.deliveries.length
-        ? el(
-            'ul',
-            { dataset: { field: 'deliveries' } },
-            meeting.deliveries.map((delivery) =>
-              el(
-                'li',
-                {},
-                link(`#${delivery.id} ${delivery.kind}`, () => openDelivery(delivery.id)),
-                ' ',
-                stateBadge(delivery.state),
-                delivery.lastError ? ` ${delivery.lastError}` : '',
-              ),
-            ),
-          )
-        : el('p', { class: 'muted', text: 'None: nothing was sent for this meeting.' }),
+      el('h3', { text: 'Timeline, newest first' }),
+      meetingTimeline(meeting.timeline ?? [], { openDelivery, openEvent }),
     );
     panel.dataset.key = key;
     panel.hidden = false;

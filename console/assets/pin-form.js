@@ -95,6 +95,6 @@ export function remapSentence({ meeting, done }) {
   const [match] = meeting?.matches ?? [];
   const [delivery] = meeting?.deliveries ?? [];
   if (!done || !match) return 'Still mapping: refresh in a moment.';
-  const sent = delivery ? ` Delivery #${delivery.id} ${delivery.state}.` : '';
+  const sent = delivery ? ` Delivery #${delivery.number ?? delivery.id} ${delivery.state}.` : '';
   return `Confirmed: ${match.summary}.${sent}`;
 }

@@ -148,7 +148,7 @@ export function createRemapForm({ api, onCreated }) {
     const answer = await submitChecked(form, { issues, send: () => api.post('meetings/remap', body, flags) });
     if (answer === undefined) return;
     form.reset();
-    showStatus(`Remap #${answer.delivery.id} queued.`);
+    showStatus(`Remap #${answer.delivery.number} queued.`);
     await onCreated(answer.delivery.id);
   });
 }

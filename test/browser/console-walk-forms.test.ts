@@ -53,9 +53,9 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     await page.locator('#remap-title').fill('Walkthrough remap');
     await page.locator('#remap-trigger-summary').check();
     await page.locator('#remap-submit').click();
-    const id = await createdDelivery('Remap');
+    const number = await createdDelivery('Remap');
     await page.locator('#deliveries-view').waitFor({ state: 'visible' });
-    await page.locator(`#delivery-detail[data-id="${id}"][data-state="succeeded"]`).waitFor();
+    await page.locator(`#delivery-detail[data-number="${number}"][data-state="succeeded"]`).waitFor();
     const [sent] = (await momentum.waitFor(callsBefore + 1)).slice(callsBefore);
     const request = await page.locator('#delivery-detail pre[data-field="request"]').textContent();
     const remapFields = await page.locator('#remap-title').inputValue();
@@ -86,8 +86,8 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     const callsBefore = momentum.requests.length;
     await page.locator('#import-attendees').fill('[{"email": "ana@example.com", "name": "Ana", "isInternal": true}]');
     await page.locator('#import-submit').click();
-    const id = await createdDelivery('Import');
-    await page.locator(`#delivery-detail[data-id="${id}"][data-state="succeeded"]`).waitFor();
+    const number = await createdDelivery('Import');
+    await page.locator(`#delivery-detail[data-number="${number}"][data-state="succeeded"]`).waitFor();
     const [sent] = (await momentum.waitFor(callsBefore + 1)).slice(callsBefore);
 
     expect(attendeesError).toMatch(/^not valid JSON/);

@@ -168,11 +168,11 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     await page.keyboard.press('Escape');
     await page.locator('#event-detail').waitFor({ state: 'hidden' });
 
-    expect(columns).toEqual(['#', 'Source', 'State', 'Received', 'Reason']);
+    expect(columns).toEqual(['#', 'Title', 'Source', 'State', 'Received', 'Reason']);
     expect(cut).toEqual([]);
     expect(indicator).toBe('Paused: an event is open');
     expect(await page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-id'))).toBe(id);
-    expect(await page.locator('#events-table thead th:visible').count()).toBe(6);
+    expect(await page.locator('#events-table thead th:visible').count()).toBe(7);
   });
 
   it('when the console is on a 375 px phone, then the views are a keyboard menu, the first screen shows the active list, and each card shows its state and last error', async () => {

@@ -66,13 +66,13 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     expect(summary).toBe(`Ambiguous: 2 opportunities tie (${TIED_OPPORTUNITIES.join(', ')}); Account ${TIED_ACCOUNT} sent alone`);
     expect(statuses).toEqual(['tied', 'tied']);
     expect(refusal).toBe('Say why this record: the reason is kept with the pin.');
-    expect(confirmation).toBe(`Confirmed: Pinned by admin key ${KEY_FINGERPRINT}: ${REASON}. Delivery #${await newestDeliveryId()} succeeded.`);
+    expect(confirmation).toBe(`Confirmed: Pinned by admin key ${KEY_FINGERPRINT}: ${REASON}. Delivery #${await newestDeliveryNumber()} succeeded.`);
     expect((remap!.body as { salesforceRecords: object }).salesforceRecords).toEqual({ opportunityId: PICKED });
     expect(momentum.requests).toHaveLength(sentBefore + 1);
     expect(((await walk.api('matches?outcome=ambiguous')) as { items: unknown[] }).items).toEqual([]);
   });
 
-  it('when the tie’s delivery is opened, then Why this record shows the sentence, the candidates and the policy, and its meeting page shows the pin and the history', async () => {
+  it('when the tie’s delivery is opened, then Why this record shows the sentence, the candidates and the policy, and its meeting page shows the pin, the history and the timeline', async () => {
     const { page, photograph, openTab } = walk;
     await openTab('deliveries');
     const tieDelivery = (await walk.api('deliveries?match=ambiguous')) as { items: Array<{ id: number }> };
@@ -91,7 +91,7 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     const pin = await meeting.locator('[data-field="meeting-pin"]').textContent();
     const newest = await meeting.locator('[data-field="why"] [data-field="match-summary"]').textContent();
     const history = await meeting.locator('[data-field="matches"] tbody tr').count();
-    const deliveries = await meeting.locator('[data-field="deliveries"] li').count();
+    const deliveries = await meeting.locator('[data-field="timeline"] > li[data-type="delivery"]').count();
     const sources = await meeting.locator('[data-field="sources"] li').allTextContents();
     await photograph('12-meeting-page');
 
@@ -108,9 +108,9 @@ describe.skipIf(!hasChromium)(WALK_TITLE, () => {
     expect(sources).toEqual([expect.stringContaining('calendar (this page)')]);
   });
 
-  async function newestDeliveryId(): Promise<number> {
-    const pinned = (await walk.api('deliveries?match=pinned')) as { items: Array<{ id: number }> };
-    return pinned.items[0]!.id;
+  async function newestDeliveryNumber(): Promise<number> {
+    const pinned = (await walk.api('deliveries?match=pinned')) as { items: Array<{ number: number }> };
+    return pinned.items[0]!.number;
   }
   it('when the operator previews a signed body of the same tie, then the preview shows the match record it would store, and nothing reaches Momentum', async () => {
     const { page, momentum, photograph, openTab } = walk;

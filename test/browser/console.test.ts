@@ -130,7 +130,10 @@ describe.skipIf(!hasChromium)(
       const replay = await (await bridge.store()).getJob(replayId);
       expect(replay).toMatchObject({ state: 'succeeded', replayOf: second, payload: expect.objectContaining({ replay: true }) });
       expect(attemptsShown).toBe(2);
-      expect(await page.locator('#status').textContent()).toBe(`Replay #${replayId} of delivery #${second} queued.`);
+      // The operator reads delivery numbers, not job ids.
+      expect(await page.locator('#status').textContent()).toBe(
+        `Replay #${replay!.deliveryNo} of delivery #${(await (await bridge.store()).getJob(second!))!.deliveryNo} queued.`,
+      );
       expect(momentum.requests.filter((call) => (call.body as { source: { id: string } }).source.id === 'outage-1')).toHaveLength(3);
       expect(momentum.requests.filter((call) => (call.body as { source: { id: string } }).source.id === 'outage-0')).toHaveLength(2);
       expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([KEY]);

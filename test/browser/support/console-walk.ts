@@ -51,7 +51,7 @@ export interface ConsoleWalk {
   /** Photographs the page as it is at both widths, checking its contrast at each; at the phone's, the page itself must not scroll sideways. No id twice. */
   photograph(name: string): Promise<void>;
   openTab(name: string): Promise<void>;
-  /** The delivery a form just created, from the status line ("Remap #12 queued."). */
+  /** The number of the delivery a form just created, from the status line ("Remap #12 queued."). */
   createdDelivery(kind: 'Remap' | 'Import'): Promise<number>;
   /** Chromium logs every 4xx answer as a console error: a test that provokes one says which, and how many. */
   expectAnswers(status: 400 | 404, count?: number): void;
