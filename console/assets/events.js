@@ -32,12 +32,28 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks, onTogg
       el('td', { class: 'clip', title: item.stateReason ?? '', text: item.stateReason ?? '' }),
     );
 
-  /** `live`: a quiet refresh (live.js) that renders only a changed page. */
+  // The load in flight: a newer one (the operator typed on, changed a filter, paged) aborts it, as
+  // the deliveries list does, so a search nobody waits for stops and a late answer never wins.
+  let inFlight;
+
+  /** `live`: a quiet refresh (live.js) that gives way to any load the operator asked for and renders only a changed page. */
   async function load({ live = false } = {}) {
+    if (live && inFlight !== undefined) return;
+    inFlight?.abort();
+    const current = new AbortController();
+    inFlight = current;
+    try {
+      await render(current, live);
+    } finally {
+      if (inFlight === current) inFlight = undefined;
+    }
+  }
+
+  async function render(current, live) {
     const q = search.value.trim();
     const query = { source: source.value.trim(), state: state.value, q, limit: PAGE_SIZE, cursor: pager.cursor() };
-    const answer = await attempt(() => read('events', query, { live }));
-    if (answer === undefined || !answer.changed) return;
+    const answer = await attempt(() => read('events', query, { live, signal: current.signal }));
+    if (answer === undefined || !answer.changed || current.signal.aborted) return;
     const page = answer.payload;
     body.replaceChildren(
       ...(page.items.length
