@@ -1,6 +1,6 @@
 import { DELIVERED_MEETINGS_MIGRATION } from './delivered-migration.ts';
-import { INSTANCE_MIGRATION } from './instance-migration.ts';
 import { GOOGLE_CHANNELS_MIGRATION, GOOGLE_SYNC_OUTCOME_MIGRATION } from './google-channel-migration.ts';
+import { INSTANCE_MIGRATION } from './instance-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
 import { MEETING_SEARCH_MIGRATION } from './meeting-search-migration.ts';
 import { READ_MODEL_MIGRATION } from './read-model-migration.ts';
