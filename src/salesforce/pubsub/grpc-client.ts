@@ -26,7 +26,10 @@ export interface PubSubClientOptions {
 export type SubscribeStream = grpc.ClientDuplexStream<FetchRequest, FetchResponse>;
 
 export interface PubSubClient {
-  /** Opens a Subscribe stream; the caller writes FetchRequests and reads FetchResponses. */
+  /**
+   * Opens a Subscribe stream; the caller writes FetchRequests and reads FetchResponses. The stream
+   * ends with an 'error' event on every failure, its own cancel() included (CANCELLED): listen for it.
+   */
   subscribe(): SubscribeStream;
   getSchema(schemaId: string): Promise<SchemaInfo>;
   getTopic(topicName: string): Promise<TopicInfo>;
