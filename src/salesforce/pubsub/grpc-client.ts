@@ -37,7 +37,8 @@ export interface PubSubClient {
 }
 
 /**
- * Channel options for streams that stay open for hours and may be silent for minutes.
+ * Channel options for streams that stay open for hours and may be silent for minutes
+ * (docs/protocols.md, Pub/Sub).
  * Salesforce's server sends an empty batch within 270 s while events are requested, which is
  * traffic of its own; client pings are only a backstop against a connection that died quietly.
  * gRPC servers written in Java refuse pings more often than every 5 minutes by default and close
