@@ -25,16 +25,16 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((subscription) => subscription.stop()));
 });
 
-function subscribe(overrides: Partial<SubscriptionOptions> & { cursor?: StoredCursor } = {}): Harness {
+function subscribe(overrides: Partial<Omit<SubscriptionOptions, 'cursor'>> & { stored?: StoredCursor } = {}): Harness {
   const harness = {
     streams: [] as ScriptedStream[],
-    cursor: overrides.cursor ?? {},
+    cursor: overrides.stored ?? {},
     backstops: [] as Array<number | undefined>,
     refreshes: 0,
     lease: { held: true, released: 0 },
     states: [] as string[],
   };
-  const { cursor: _cursor, ...rest } = overrides;
+  const { stored: _stored, ...rest } = overrides;
   const subscription = startSubscription({
     topic: '/data/EventChangeEvent',
     batch: 2,
@@ -61,7 +61,19 @@ function subscribe(overrides: Partial<SubscriptionOptions> & { cursor?: StoredCu
     ...rest,
   });
   running.push(subscription);
-  return { ...harness, subscription, get streams() { return harness.streams; }, get cursor() { return harness.cursor; }, get refreshes() { return harness.refreshes; } } as Harness;
+  return {
+    ...harness,
+    subscription,
+    get streams() {
+      return harness.streams;
+    },
+    get cursor() {
+      return harness.cursor;
+    },
+    get refreshes() {
+      return harness.refreshes;
+    },
+  } as Harness;
 }
 
 async function streamNumber(harness: Harness, n: number): Promise<ScriptedStream> {
@@ -82,7 +94,7 @@ describe('a Pub/Sub subscription', () => {
     await first.subscription.stop();
 
     // Act: a second bridge on the same store.
-    const second = subscribe({ cursor: first.cursor });
+    const second = subscribe({ stored: first.cursor });
     const resumed = await streamNumber(second, 1);
 
     // Assert
@@ -93,7 +105,7 @@ describe('a Pub/Sub subscription', () => {
 
   it('when Salesforce calls the stored replay id corrupted, then it is never asked for again: the next stream starts from EARLIEST and a backstop reads from the last stored commit', async () => {
     // Arrange: an id stored long ago.
-    const harness = subscribe({ cursor: { replayId: replayId(1), commitTimestamp: 1_690_000_000_000 } });
+    const harness = subscribe({ stored: { replayId: replayId(1), commitTimestamp: 1_690_000_000_000 } });
     const stream = await streamNumber(harness, 1);
 
     // Act
@@ -107,7 +119,7 @@ describe('a Pub/Sub subscription', () => {
   });
 
   it('when a stream started from EARLIEST stores events and then drops, then the next resumes from what it stored, not from EARLIEST again', async () => {
-    const harness = subscribe({ cursor: { replayId: replayId(1) } });
+    const harness = subscribe({ stored: { replayId: replayId(1) } });
     (await streamNumber(harness, 1)).end({ kind: 'error', code: 3, errorCode: CORRUPTED, message: 'corrupted' });
     const earliest = await streamNumber(harness, 2);
 
@@ -120,7 +132,7 @@ describe('a Pub/Sub subscription', () => {
   });
 
   it('when the token is refused, then it is refreshed and a new stream opens at once; refused again, it waits a backoff before the next refresh', async () => {
-    const harness = subscribe({ cursor: { replayId: replayId(4) } });
+    const harness = subscribe({ stored: { replayId: replayId(4) } });
 
     (await streamNumber(harness, 1)).end({ kind: 'error', code: 16, message: 'expired session' });
     const second = await streamNumber(harness, 2);

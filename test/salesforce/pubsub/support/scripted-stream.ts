@@ -38,7 +38,12 @@ export function scriptedStream(): ScriptedStream {
 export const replayId = (n: number): Buffer => Buffer.from([0x00, 0xff, 0, 0, 0, 0, 0, 0, 0x10, n]);
 
 export const events = (from: number, count: number): ReceivedEvent[] =>
-  Array.from({ length: count }, (_, index) => ({ id: `e${from + index}`, schemaId: 's1', payload: Buffer.from([from + index]), replayId: replayId(from + index) }));
+  Array.from({ length: count }, (_, index) => ({
+    id: `e${from + index}`,
+    schemaId: 's1',
+    payload: Buffer.from([from + index]),
+    replayId: replayId(from + index),
+  }));
 
 export const keepaliveAt = (n: number): FetchResponse => ({ events: [], latestReplayId: replayId(n) });
 
