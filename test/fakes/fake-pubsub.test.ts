@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { waitFor } from '../support/wait-for.ts';
 import { createFakePubSub, type FakePubSub, type FakePubSubOptions } from './fake-pubsub.ts';
-import { eventsArrive, settle, type TestClient, testClient } from './pubsub/test-client.ts';
+import { eventsArrive, requestsHandled, settle, type TestClient, testClient } from './pubsub/test-client.ts';
 
 const TOPIC = '/data/OpportunityChangeEvent';
 
@@ -54,7 +55,7 @@ describe('fake Salesforce Pub/Sub API: Subscribe', () => {
     await open();
     const stream = client.subscribe({ topic_name: TOPIC, num_requested: 80 });
     stream.request({ num_requested: 80 });
-    await settle(100);
+    await requestsHandled(fake, 2);
     expect(fake.openStreams()[0]?.pending).toBe(100);
 
     for (let i = 0; i < 130; i += 1) fake.publish(TOPIC, update(`006${i}`, i));
@@ -66,7 +67,7 @@ describe('fake Salesforce Pub/Sub API: Subscribe', () => {
   it('when events are published while requests are outstanding, then they arrive in batches carrying the last replay id and the remaining count', async () => {
     await open();
     const stream = client.subscribe({ topic_name: TOPIC, num_requested: 10 });
-    await settle(50);
+    await requestsHandled(fake, 1);
     const published = [fake.publish(TOPIC, update('0061', 1)), fake.publish(TOPIC, update('0062', 2))];
 
     await eventsArrive(stream, 2);
@@ -87,7 +88,7 @@ describe('fake Salesforce Pub/Sub API: Subscribe', () => {
     await open();
     fake.publish(TOPIC, update('0061', 1));
     const stream = client.subscribe({ topic_name: TOPIC, replay_preset: 'LATEST', num_requested: 10 });
-    await settle(100);
+    await requestsHandled(fake, 1);
     const after = fake.publish(TOPIC, update('0062', 2));
 
     await eventsArrive(stream, 1);
@@ -122,8 +123,7 @@ describe('fake Salesforce Pub/Sub API: Subscribe', () => {
     const last = fake.publish(TOPIC, update('0061', 1));
     const stream = client.subscribe({ topic_name: TOPIC, replay_preset: 'LATEST', num_requested: 5 });
 
-    await settle(200);
-    expect(stream.responses.length).toBeGreaterThanOrEqual(2);
+    await waitFor('two keepalives', () => stream.responses.length >= 2);
     for (const response of stream.responses) {
       expect(response).toMatchObject({ events: [], pending_num_requested: 5 });
       expect(response.latest_replay_id).toEqual(last.replayId);
@@ -144,7 +144,7 @@ describe('fake Salesforce Pub/Sub API: Subscribe', () => {
     const published = fake.publish(TOPIC, update('0061', 1));
     const stream = client.subscribe({ topic_name: TOPIC, replay_preset: 'CUSTOM', replay_id: published.replayId, num_requested: 3 });
     stream.request({ num_requested: 4 });
-    await settle(100);
+    await requestsHandled(fake, 2);
 
     const streamId = fake.openStreams()[0]?.id;
     expect(fake.fetchRequests).toEqual([

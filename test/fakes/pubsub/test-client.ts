@@ -100,3 +100,8 @@ export async function eventsArrive(stream: TestStream, count: number): Promise<v
 
 /** Whatever arrives within `ms` (for asserting that nothing more does). */
 export const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the fake has handled `count` FetchRequests in all (a stream is set up once its first is handled). */
+export async function requestsHandled(fake: { fetchRequests: readonly unknown[] }, count: number): Promise<void> {
+  await waitFor(`${count} fetch requests`, () => fake.fetchRequests.length >= count, 5_000, { lastSeen: () => `${fake.fetchRequests.length} handled` });
+}
