@@ -1,4 +1,4 @@
-import { PUBSUB_STATES,type PubSubCursor, type PubSubCursorAdvance, type PubSubCursors, type PubSubState } from './pubsub-types.ts';
+import { PUBSUB_STATES, type PubSubCursor, type PubSubCursorAdvance, type PubSubCursors, type PubSubState } from './pubsub-types.ts';
 import { num, numOrNull, textOrNull } from './row-mappers.ts';
 import type { SqlRunner } from './sql-channel-store.ts';
 
