@@ -110,6 +110,8 @@ export async function createJobHandlers(
   declareIntegrations(health, config, {
     sandbox: sandbox !== undefined,
     lookups: directories.owners !== undefined,
+    // No Pub/Sub subscriber is built yet: its store and admin read are (docs/operations.md, "Salesforce Pub/Sub").
+    pubsub: false,
     google: google !== undefined,
     microsoft: microsoft !== undefined,
     zoomApi: zoomApi !== undefined,

@@ -49,6 +49,7 @@ describe.each(ENGINES)('GET /admin/health $title', ({ engine, skip }) => {
       expect(health.integrations.map((entry) => [entry.name, entry.state])).toEqual([
         ['salesforce-outbound', 'off'],
         ['salesforce-lookups', 'off'],
+        ['salesforce-pubsub', 'off'],
         ['google', 'off'],
         ['microsoft', 'off'],
         ['zoom', 'off'],
@@ -57,11 +58,40 @@ describe.each(ENGINES)('GET /admin/health $title', ({ engine, skip }) => {
       ]);
       expect(integration(health, 'salesforce-outbound').enableWith).toBe('SALESFORCE_ORG_IDS');
       expect(integration(health, 'signed-events').enableWith).toBe('CALENDAR_WEBHOOK_SECRETS');
+      expect(integration(health, 'salesforce-pubsub').enableWith).toBe('SALESFORCE_PUBSUB=on with the Salesforce lookup credentials');
       expect(integration(health, 'momentum').enableWith).toBeUndefined();
       expect(health.momentum).toEqual({ mode: 'real', budget: 'momentum' });
       // Assert: the stored heartbeat. PostgreSQL holds this instance's row; SQLite serves one process and writes none.
       const seen = await (await bridge.store()).instances.seenSince(0);
       expect(seen.map((entry) => entry.id)).toEqual(engine === 'postgres' ? [health.instance] : []);
+    },
+  );
+
+  it.skipIf(skip)(
+    'when SALESFORCE_PUBSUB is on with the lookup credentials, then Pub/Sub is listed off, saying that this version keeps its cursors but runs no subscriber',
+    async () => {
+      // Arrange: the lookups' login host refuses connections; nothing here calls it.
+      const { bridge } = await arrange(engine, {
+        env: {
+          SALESFORCE_PUBSUB: 'on',
+          SALESFORCE_CLIENT_ID: 'pubsub-client',
+          SALESFORCE_CLIENT_SECRET: 'pubsub-secret',
+          SALESFORCE_LOGIN_URL: 'http://127.0.0.1:1',
+        },
+      });
+
+      // Act
+      const health = await getHealth(bridge.url);
+
+      // Assert: listed right after the lookups, off, with what this version does.
+      expect(health.integrations.map((entry) => entry.name).slice(0, 3)).toEqual(['salesforce-outbound', 'salesforce-lookups', 'salesforce-pubsub']);
+      expect(integration(health, 'salesforce-lookups').state).toBe('on');
+      expect(integration(health, 'salesforce-pubsub')).toMatchObject({
+        state: 'off',
+        enableWith: 'SALESFORCE_PUBSUB=on with the Salesforce lookup credentials',
+        detail: 'SALESFORCE_PUBSUB is on, but this version has no subscriber: it keeps the replay cursors and answers GET /admin/pubsub only',
+      });
+      expect(await (await bridge.store()).pubsub.list()).toEqual([]);
     },
   );
 
