@@ -1,6 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 
+import type { ProducerEvent } from '../../../src/salesforce/pubsub/pubsub-messages.ts';
+
 /**
  * The vendored `eventbus.v1` proto, loaded as grpc-js wants it for a server and for a plain test
  * client. Field names keep the proto's snake_case, bytes arrive as Buffers and enums as their names,
@@ -21,17 +23,8 @@ export interface FetchRequest {
   auth_refresh: string;
 }
 
-export interface EventHeader {
-  key: string;
-  value: Buffer;
-}
-
-export interface ProducerEvent {
-  id: string;
-  schema_id: string;
-  payload: Buffer;
-  headers: EventHeader[];
-}
+// The messages as the bridge reads them; the server side differs only in what it guarantees present.
+export type { EventHeader, ProducerEvent, SchemaInfo, TopicInfo } from '../../../src/salesforce/pubsub/pubsub-messages.ts';
 
 export interface ConsumerEvent {
   event: ProducerEvent;
@@ -43,21 +36,6 @@ export interface FetchResponse {
   latest_replay_id: Buffer;
   rpc_id: string;
   pending_num_requested: number;
-}
-
-export interface SchemaInfo {
-  schema_json: string;
-  schema_id: string;
-  rpc_id: string;
-}
-
-export interface TopicInfo {
-  topic_name: string;
-  tenant_guid: string;
-  can_publish: boolean;
-  can_subscribe: boolean;
-  schema_id: string;
-  rpc_id: string;
 }
 
 /** The `eventbus.v1.PubSub` service: its definition for `server.addService` and its client constructor. */
