@@ -33,9 +33,6 @@ export function declareIntegrations(registry: HealthRegistry, config: Config, st
     label: 'Salesforce Pub/Sub (Change Data Capture)',
     on: started.pubsub,
     enableWith: 'SALESFORCE_PUBSUB=on with the Salesforce lookup credentials',
-    ...(config.SALESFORCE_PUBSUB && !started.pubsub
-      ? { detail: 'SALESFORCE_PUBSUB is on, but this version has no subscriber: it keeps the replay cursors and answers GET /admin/pubsub only' }
-      : {}),
   });
   registry.declare('google', {
     label: 'Google Calendar',

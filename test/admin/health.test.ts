@@ -68,9 +68,9 @@ describe.each(ENGINES)('GET /admin/health $title', ({ engine, skip }) => {
   );
 
   it.skipIf(skip)(
-    'when SALESFORCE_PUBSUB is on with the lookup credentials, then Pub/Sub is listed off, saying that this version keeps its cursors but runs no subscriber',
+    'when SALESFORCE_PUBSUB is on with the lookup credentials and Salesforce cannot sign in, then Pub/Sub is listed on, failing with why, and no cursor is stored',
     async () => {
-      // Arrange: the lookups' login host refuses connections; nothing here calls it.
+      // Arrange: the lookups' login host refuses connections, so the subscriber cannot sign in.
       const { bridge } = await arrange(engine, {
         env: {
           SALESFORCE_PUBSUB: 'on',
@@ -81,16 +81,19 @@ describe.each(ENGINES)('GET /admin/health $title', ({ engine, skip }) => {
       });
 
       // Act
-      const health = await getHealth(bridge.url);
-
-      // Assert: listed right after the lookups, off, with what this version does.
-      expect(health.integrations.map((entry) => entry.name).slice(0, 3)).toEqual(['salesforce-outbound', 'salesforce-lookups', 'salesforce-pubsub']);
-      expect(integration(health, 'salesforce-lookups').state).toBe('on');
-      expect(integration(health, 'salesforce-pubsub')).toMatchObject({
-        state: 'off',
-        enableWith: 'SALESFORCE_PUBSUB=on with the Salesforce lookup credentials',
-        detail: 'SALESFORCE_PUBSUB is on, but this version has no subscriber: it keeps the replay cursors and answers GET /admin/pubsub only',
+      let health = await getHealth(bridge.url);
+      await waitFor('Pub/Sub to report its failed sign-in', async () => {
+        health = await getHealth(bridge.url);
+        return integration(health, 'salesforce-pubsub').state === 'failing';
       });
+
+      // Assert: listed right after the lookups, failing with the sign-in's error.
+      expect(health.integrations.map((entry) => entry.name).slice(0, 3)).toEqual(['salesforce-outbound', 'salesforce-lookups', 'salesforce-pubsub']);
+      expect(integration(health, 'salesforce-pubsub')).toMatchObject({
+        state: 'failing',
+        lastError: expect.stringMatching(/^Salesforce sign-in failed: /),
+      });
+      expect(integration(health, 'salesforce-pubsub').detail).toBeUndefined();
       expect(await (await bridge.store()).pubsub.list()).toEqual([]);
     },
   );

@@ -15,7 +15,10 @@ export interface DecodedChange {
   /**
    * The record's fields that carry a value: over the Pub/Sub API every field is present and the
    * unchanged ones are null, so only non-null ones are kept. Compound parts are flattened to the
-   * names the REST API uses (compound-fields.ts); values are storable (storable-avro.ts).
+   * names the REST API uses (compound-fields.ts); values are storable (storable-avro.ts). A
+   * date-time (`Data:DateTime`) or date (`Data:DateOnly`) arrives as epoch milliseconds and is
+   * kept as the ISO 8601 text the REST API and Outbound Messages carry (`2026-03-02T16:00:00.000Z`,
+   * `2026-06-30`), so the mapping reads one format whichever source stored the record.
    */
   fields: Record<string, unknown>;
 }
@@ -66,8 +69,18 @@ function recordFields(schema: types.RecordType, record: Record<string, unknown>)
         if (partValue !== null && partValue !== undefined) fields[name] = storableAvroValue(partValue, name);
       }
     } else {
-      fields[field.name] = storableAvroValue(value, field.name);
+      fields[field.name] = salesforceTime(field, value) ?? storableAvroValue(value, field.name);
     }
   }
   return fields;
+}
+
+// Salesforce names a field's data type in the schema's `doc` (docs/protocols.md, Pub/Sub).
+function salesforceTime(field: types.Field, value: unknown): string | undefined {
+  const doc = (field as types.Field & { doc?: string }).doc;
+  if (doc !== 'Data:DateTime' && doc !== 'Data:DateOnly') return undefined;
+  const ms = typeof value === 'bigint' || typeof value === 'number' ? Number(value) : NaN;
+  if (!Number.isSafeInteger(ms) || Math.abs(ms) > 8.64e15) return undefined;
+  const iso = new Date(ms).toISOString();
+  return doc === 'Data:DateOnly' ? iso.slice(0, 10) : iso;
 }

@@ -43,10 +43,47 @@ const text = (value: unknown): string | undefined =>
 export interface RecordReader {
   /** Each record found, by its 15-character id: its fields as an Outbound Message would carry them (text; nulls absent). */
   read(sObjectType: string, ids: readonly string[]): Promise<Map<string, Record<string, string>>>;
+  /**
+   * The records of a type whose SystemModstamp is at or after `since` (epoch ms), oldest first:
+   * what a lost replay id or an overflow event leaves to be read again (docs/protocols.md, Pub/Sub).
+   */
+  changedSince(sObjectType: string, since: number): Promise<Array<Record<string, string>>>;
 }
 
+// One page of a SystemModstamp read; the next page starts at the last page's newest stamp.
+const CHANGED_PER_QUERY = 2000;
+// A bound on one read's pages: a backstop reads the changes of hours, not an org's history.
+const CHANGED_PAGES = 50;
+
 export function createRecordReader(api: Pick<SalesforceApi, 'get'>, rules: () => MappingRules): RecordReader {
+  const textValues = (fields: readonly string[], record: Record<string, unknown>) => {
+    const values: Record<string, string> = {};
+    for (const field of fields) {
+      const value = text(record[field]);
+      if (value !== undefined) values[field] = value;
+    }
+    return values;
+  };
   return {
+    async changedSince(sObjectType, since) {
+      if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(sObjectType)) return [];
+      const fields = fieldsToRead(rules(), sObjectType);
+      const records: Array<Record<string, string>> = [];
+      let from = new Date(since).toISOString();
+      for (let page = 0; page < CHANGED_PAGES; page += 1) {
+        const soql = `SELECT ${fields.join(', ')} FROM ${sObjectType} WHERE SystemModstamp >= ${from} ORDER BY SystemModstamp ASC LIMIT ${CHANGED_PER_QUERY}`;
+        const answer = await api.get<{ records: Array<Record<string, unknown>> }>(`/query?q=${encodeURIComponent(soql)}`);
+        const found = answer.records.map((record) => textValues(fields, record)).filter((values) => values.Id !== undefined);
+        records.push(...found);
+        const last = found.at(-1)?.SystemModstamp;
+        if (answer.records.length < CHANGED_PER_QUERY || last === undefined) break;
+        const next = new Date(Date.parse(last)).toISOString();
+        // A page of one stamp only cannot move on: the rest share it with the last record read.
+        if (next === from) break;
+        from = next;
+      }
+      return records;
+    },
     async read(sObjectType, ids) {
       const found = new Map<string, Record<string, string>>();
       if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(sObjectType)) return found;
@@ -57,11 +94,7 @@ export function createRecordReader(api: Pick<SalesforceApi, 'get'>, rules: () =>
         const soql = `SELECT ${fields.join(', ')} FROM ${sObjectType} WHERE Id IN (${chunk.map((id) => `'${id}'`).join(', ')})`;
         const answer = await api.get<{ records: Array<Record<string, unknown>> }>(`/query?q=${encodeURIComponent(soql)}`);
         for (const record of answer.records) {
-          const values: Record<string, string> = {};
-          for (const field of fields) {
-            const value = text(record[field]);
-            if (value !== undefined) values[field] = value;
-          }
+          const values = textValues(fields, record);
           if (values.Id !== undefined) found.set(values.Id.slice(0, 15), values);
         }
       }

@@ -99,6 +99,8 @@ export function startSubscription(options: SubscriptionOptions): Subscription {
       return;
     }
     const start = await startOf();
+    // stop() may have come while the lease or the cursor was read: no stream would be there to cancel.
+    if (stopped) return;
     options.onState('subscribed');
     const current = runSession({
       stream: options.openStream(),

@@ -22,6 +22,8 @@ export interface FakeSalesforceOrgOptions {
   publicKey?: KeyObject | string;
   /** The clock TODAY and LAST_N_DAYS:n are read against (ms since the epoch); Date.now by default. */
   now?: () => number;
+  /** Told every access token issued: another fake API of the same org (Pub/Sub) accepts it too. */
+  onToken?: (accessToken: string) => void;
 }
 
 export interface FakeSalesforceOrg {
@@ -65,6 +67,7 @@ export async function startFakeSalesforceOrg(options: FakeSalesforceOrgOptions):
   const issueToken = (res: ServerResponse) => {
     const accessToken = `00D8d0000001XyZ!${randomUUID()}`;
     liveTokens.add(accessToken);
+    options.onToken?.(accessToken);
     // jsforce reads the user and org ids from `id` (…/id/<org id>/<user id>).
     send(res, 200, {
       access_token: accessToken,

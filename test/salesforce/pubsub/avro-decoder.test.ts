@@ -6,7 +6,7 @@ import type { SchemaInfo } from '../../../src/salesforce/pubsub/pubsub-messages.
 import { cdcSchema, encodeChange, schemaJson } from './support/change-events.ts';
 
 describe('decodeChange', () => {
-  it('when an Opportunity update arrives, then the header is typed, the bitmaps are names and only non-null fields are kept', () => {
+  it('when an Opportunity update arrives, then the header is typed, the bitmaps are names, only non-null fields are kept and dates are ISO 8601 text', () => {
     const schema = cdcSchema('Opportunity');
     // Opportunity: 0 header, 1 AccountId, 2 Name, 3 StageName, 4 Amount, 5 CloseDate, 6 IsClosed, 7 OwnerId, … 10 LastModifiedDate.
     const payload = encodeChange(schema, {
@@ -31,7 +31,7 @@ describe('decodeChange', () => {
         nulledFields: ['Amount'],
         diffFields: [],
       },
-      fields: { StageName: 'Closed Won', CloseDate: 1_714_089_600_000, LastModifiedDate: 1_714_156_685_000 },
+      fields: { StageName: 'Closed Won', CloseDate: '2024-04-26', LastModifiedDate: '2024-04-26T18:38:05.000Z' },
     });
   });
 

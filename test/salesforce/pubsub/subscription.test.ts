@@ -25,7 +25,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((subscription) => subscription.stop()));
 });
 
-function subscribe(overrides: Partial<Omit<SubscriptionOptions, 'cursor'>> & { stored?: StoredCursor } = {}): Harness {
+function subscribe(overrides: Partial<SubscriptionOptions> & { stored?: StoredCursor } = {}): Harness {
   const harness = {
     streams: [] as ScriptedStream[],
     cursor: overrides.stored ?? {},
@@ -171,6 +171,20 @@ describe('a Pub/Sub subscription', () => {
 
     expect(stream.cancelled).toBe(true);
     expect(harness.lease.released).toBe(1);
+    expect(harness.states.at(-1)).toBe('stopped');
+  });
+
+  it('when it stops while the cursor is being read, then no stream opens afterwards and the stop does not wait for one', async () => {
+    let readCursor!: () => void;
+    const reading = new Promise<void>((resolve) => (readCursor = resolve));
+    const harness = subscribe({ cursor: () => reading.then(() => ({})) });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+
+    const stopping = harness.subscription.stop();
+    readCursor();
+    await stopping;
+
+    expect(harness.streams).toHaveLength(0);
     expect(harness.states.at(-1)).toBe('stopped');
   });
 
