@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../../core/config.ts';
 import type { IntegrationReport } from '../../core/health-registry.ts';
 import type { Logger } from '../../core/logger.ts';
+import type { SerialTicks } from '../../core/serial-ticks.ts';
 import type { MappingRules } from '../../mapping/rules-schema.ts';
 import type { InboundMetrics } from '../../metrics/bridge-metrics.ts';
 import type { Store } from '../../store/types.ts';
@@ -13,6 +14,7 @@ import { createChangeDecoder } from './avro-decoder.ts';
 import { createCdcIngest } from './cdc-ingest.ts';
 import { fetchStreamOf } from './fetch-stream.ts';
 import { createPubSubClient } from './grpc-client.ts';
+import { startPeriodicBackstop } from './periodic-backstop.ts';
 import { createRecordReader } from './record-reader.ts';
 import { startSubscription, type Subscription } from './subscription.ts';
 import { backstopObjects } from './topic-objects.ts';
@@ -78,6 +80,7 @@ export function createPubSubRuntime(
   const abort = new AbortController();
   const subscriptions: Subscription[] = [];
   const reporters: TopicReporter[] = [];
+  const backstops: Array<SerialTicks<void>> = [];
   let session: SalesforceSession | undefined;
   let refreshing: Promise<void> | undefined;
   let booting: Promise<void> | undefined;
@@ -113,8 +116,24 @@ export function createPubSubRuntime(
       logger,
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
     });
+    // What changed since `from`, by SystemModstamp, stored like the stream's events (with keys of its own).
+    const backstop = async (since: number | undefined) => {
+      const from = since ?? Date.now() - config.SALESFORCE_PUBSUB_BACKSTOP;
+      await report.backstop(from);
+      for (const sObjectType of backstopObjects(topic, deps.rules)) {
+        const records = await reader.changedSince(sObjectType, from);
+        await ingest.storeRecords(topic, sObjectType, records);
+        logger.info('Salesforce Pub/Sub backstop read what changed by SystemModstamp', {
+          topic,
+          sObjectType,
+          since: new Date(from).toISOString(),
+          records: records.length,
+        });
+      }
+    };
     const report = topicReporter({ store: store.pubsub, leases: store.channels, orgId, topic, owner, leaseMs: timing.leaseMs, health: deps.health, logger });
     reporters.push(report);
+    backstops.push(startPeriodicBackstop({ everyMs: config.SALESFORCE_PUBSUB_BACKSTOP, holds: report.holds, backstop, logger }));
     return startSubscription({
       topic,
       batch: config.SALESFORCE_PUBSUB_BATCH,
@@ -132,20 +151,7 @@ export function createPubSubRuntime(
       },
       store: (events) => ingest.storeEvents(topic, events),
       keepalive: (replayId) => store.pubsub.saveKeepalive(orgId, topic, replayId, Date.now()),
-      backstop: async (since) => {
-        const from = since ?? Date.now() - config.SALESFORCE_PUBSUB_BACKSTOP;
-        await report.backstop(from);
-        for (const sObjectType of backstopObjects(topic, deps.rules)) {
-          const records = await reader.changedSince(sObjectType, from);
-          await ingest.storeRecords(topic, sObjectType, records);
-          logger.info('Salesforce Pub/Sub backstop read what changed by SystemModstamp', {
-            topic,
-            sObjectType,
-            since: new Date(from).toISOString(),
-            records: records.length,
-          });
-        }
-      },
+      backstop,
       refreshAuth,
       holdLease: report.holdLease,
       releaseLease: report.releaseLease,
@@ -180,6 +186,7 @@ export function createPubSubRuntime(
     async stop() {
       abort.abort();
       await booting;
+      await Promise.all(backstops.map((ticks) => ticks.stop()));
       await Promise.all(subscriptions.map((subscription) => subscription.stop()));
       // The `stopped` notes are written before the store closes.
       await Promise.all(reporters.map((reporter) => reporter.settled()));

@@ -26,6 +26,8 @@ export interface TopicReporterOptions {
 
 export interface TopicReporter {
   holdLease(): Promise<boolean>;
+  /** Whether this instance held the lease at its last renewal: only the holder runs the periodic backstop. */
+  holds(): boolean;
   releaseLease(): Promise<void>;
   onState(state: SubscriptionState, detail?: { error?: string; end?: SessionEnd }): void;
   onResponse(response: FetchResponse): void;
@@ -51,6 +53,7 @@ export function topicReporter(options: TopicReporterOptions): TopicReporter {
   };
 
   return {
+    holds: () => held,
     async holdLease() {
       const was = held;
       held = await options.leases.tryLease(lease, owner, options.leaseMs, Date.now());
