@@ -1,4 +1,5 @@
 import type { StoredNotification } from '../stored-notification.ts';
+import type { ChangeEventHeader } from './change-header.ts';
 
 /**
  * A Change Data Capture event turned into what an Outbound Message of the same object stores (one
@@ -7,20 +8,9 @@ import type { StoredNotification } from '../stored-notification.ts';
  * subscriber to read through REST: a gap event carries no fields, an update only the changed ones.
  */
 
-export type ChangeType = 'CREATE' | 'UPDATE' | 'DELETE' | 'UNDELETE' | 'GAP_CREATE' | 'GAP_UPDATE' | 'GAP_DELETE' | 'GAP_UNDELETE' | 'GAP_OVERFLOW';
-
-/** The decoded event: its ChangeEventHeader and the record's non-null fields. */
+/** What the notifications are made of: the decoded event's header (change-header.ts) and its non-null fields. */
 export interface CdcChange {
-  header: {
-    entityName: string;
-    recordIds: string[];
-    changeType: ChangeType;
-    changeOrigin: string;
-    transactionKey: string;
-    sequenceNumber: number;
-    /** Epoch ms. */
-    commitTimestamp: number;
-  };
+  header: Pick<ChangeEventHeader, 'entityName' | 'recordIds' | 'changeType' | 'changeOrigin' | 'transactionKey' | 'sequenceNumber' | 'commitTimestamp'>;
   fields: Record<string, unknown>;
 }
 
