@@ -13,6 +13,7 @@ import { meetingById } from '../src/admin/meeting-by-id.ts';
 import { searchMeetings } from '../src/admin/meeting-search.ts';
 import { buildOpenApi } from '../src/admin/openapi.ts';
 import { pinMeeting, unpinMeeting } from '../src/admin/pins.ts';
+import { pubsubStatus } from '../src/admin/pubsub.ts';
 import { refusalSummary } from '../src/admin/refusals.ts';
 import { cancelDelivery, replayDelivery } from '../src/admin/replay.ts';
 import type { AdminRouteSpec } from '../src/admin/route-spec.ts';
@@ -27,7 +28,7 @@ import { adminAuth } from './admin-auth.ts';
 import { adminBodyErrors, bindAdminRoute } from './admin-handler.ts';
 
 export interface AdminRouterDeps {
-  config: Pick<Config, 'ADMIN_API_KEYS' | 'ADMIN_BULK_MAX'>;
+  config: Pick<Config, 'ADMIN_API_KEYS' | 'ADMIN_BULK_MAX' | 'SALESFORCE_PUBSUB'>;
   store: Store;
   logger: Logger;
   /** The Momentum token bucket, for the stats; absent in apps without a delivery runtime. */
@@ -107,6 +108,7 @@ export function adminRouter(deps: AdminRouterDeps): Router {
   on(R.stats, async () => ({ body: await adminStats(store, deps.momentumRate) }));
   on(R.activity, async ({ query }) => ({ body: await activity(store, query) }));
   on(R.refusals, async ({ query }) => ({ body: await refusalSummary(store, query, deps.pendingRefusals) }));
+  on(R.getPubSub, async () => ({ body: await pubsubStatus(store, config.SALESFORCE_PUBSUB) }));
 
   if (calendars !== undefined) {
     on(R.listCalendars, async () => ({ body: await listCalendars(calendars) }));

@@ -148,6 +148,8 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
   await runtime.google?.start();
   // After listen too: Graph validates the notification URLs while a subscription is created.
   await runtime.microsoft?.start();
+  // After listen and the worker: events stored from the first batch on are mapped at once. In the background: Salesforce may not answer yet.
+  runtime.pubsub?.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

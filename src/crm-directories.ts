@@ -5,7 +5,7 @@ import type { CrmDirectory } from './matching/directory.ts';
 import { salesforceAuthFromConfig, type SalesforceAuthSettings } from './salesforce/auth-from-config.ts';
 import { createJsforceCrmChanges, type CrmChanges } from './salesforce/crm-changes.ts';
 import type { SalesforceDirectory } from './salesforce/directory.ts';
-import { createSalesforceApi } from './salesforce/jsforce-connection.ts';
+import { createSalesforceApi, type SalesforceApi } from './salesforce/jsforce-connection.ts';
 import { createJsforceCrmDirectory } from './salesforce/jsforce-crm-directory.ts';
 import { createJsforceDirectory } from './salesforce/jsforce-directory.ts';
 
@@ -18,6 +18,8 @@ export interface CrmDirectories {
   attendees: CrmDirectory | undefined;
   /** What changed since a watermark, for the re-match sweep. */
   changes: CrmChanges | undefined;
+  /** The connection itself, for the Pub/Sub subscriber's session and its REST reads. */
+  api: SalesforceApi | undefined;
 }
 
 /**
@@ -36,7 +38,7 @@ export function createCrmDirectories(
     logger.warn(
       'Salesforce lookups are off: no SALESFORCE_CLIENT_ID credentials; host emails are not looked up from OwnerId and calendar attendees are not matched (explicit ids and Salesforce links still match)',
     );
-    return { owners: undefined, attendees: undefined, changes: undefined };
+    return { owners: undefined, attendees: undefined, changes: undefined, api: undefined };
   }
   logger.info('Salesforce lookups are on', { flow: auth.flow, loginUrl: auth.loginUrl, cacheTtlMs: config.SALESFORCE_LOOKUP_CACHE_TTL });
   // Every lookup (owners, attendees, the sweep) goes through this one connection: its outcomes feed GET /admin/health.
@@ -46,5 +48,6 @@ export function createCrmDirectories(
     owners: createJsforceDirectory({ api, logger, cacheTtlMs }),
     attendees: createJsforceCrmDirectory({ api, logger, cacheTtlMs, opportunityTeams: options.opportunityTeams ?? false }),
     changes: createJsforceCrmChanges(api, logger),
+    api,
   };
 }

@@ -5,6 +5,8 @@ import type { HealthRegistry } from './core/health-registry.ts';
 export interface StartedIntegrations {
   sandbox: boolean;
   lookups: boolean;
+  /** The Pub/Sub subscriber runs (SALESFORCE_PUBSUB=on, with the lookups' credentials). */
+  pubsub: boolean;
   google: boolean;
   microsoft: boolean;
   zoomApi: boolean;
@@ -26,6 +28,11 @@ export function declareIntegrations(registry: HealthRegistry, config: Config, st
     on: started.lookups,
     enableWith:
       'SALESFORCE_CLIENT_ID with SALESFORCE_CLIENT_SECRET (client credentials), or with SALESFORCE_USERNAME and SALESFORCE_PRIVATE_KEY or SALESFORCE_PRIVATE_KEY_FILE (JWT bearer)',
+  });
+  registry.declare('salesforce-pubsub', {
+    label: 'Salesforce Pub/Sub (Change Data Capture)',
+    on: started.pubsub,
+    enableWith: 'SALESFORCE_PUBSUB=on with the Salesforce lookup credentials',
   });
   registry.declare('google', {
     label: 'Google Calendar',

@@ -15,7 +15,7 @@ import { mapEventKind } from './mapping/map-event-job.ts';
 import { createRematchHandler } from './mapping/rematch-handler.ts';
 import { rematchKind } from './mapping/rematch-job.ts';
 import type { MappingRules } from './mapping/rules-schema.ts';
-import type { CalendarWatchMetrics, MappingMetrics, MomentumReadMetrics } from './metrics/bridge-metrics.ts';
+import type { CalendarWatchMetrics, InboundMetrics, MappingMetrics, MomentumReadMetrics } from './metrics/bridge-metrics.ts';
 import { createMicrosoftRuntime, type MicrosoftRuntime } from './microsoft/microsoft-runtime.ts';
 import { createMomentumClient, type MomentumClient } from './momentum/client.ts';
 import { createImportHandler, createRemapHandler } from './momentum/delivery-handlers.ts';
@@ -28,6 +28,7 @@ import { createMomentumMeetingMapper } from './reconcile/momentum-meeting-mapper
 import { MOMENTUM_SOURCE } from './reconcile/reconcile-handler.ts';
 import { createReconcileRuntime } from './reconcile/reconcile-runtime.ts';
 import { createCrmSweepHandler, crmSweepJob, crmSweepKind } from './salesforce/crm-sweep.ts';
+import { createPubSubRuntime, type PubSubRuntime } from './salesforce/pubsub/pubsub-runtime.ts';
 import { createRematchFollowUp } from './salesforce/rematch-follow-up.ts';
 import { createSalesforceEventMapper } from './salesforce/salesforce-event-mapper.ts';
 import type { NewJob, Store } from './store/types.ts';
@@ -46,6 +47,8 @@ export interface JobHandlers {
   google: GoogleRuntime | undefined;
   /** Microsoft 365 calendar watching, when an app registration is configured. */
   microsoft: MicrosoftRuntime | undefined;
+  /** The Salesforce Change Data Capture subscriber, when SALESFORCE_PUBSUB=on; started after listen. */
+  pubsub: PubSubRuntime | undefined;
   /** What mapping would make of a payload or stored event, on these mappers (POST /admin/mapping/preview). */
   mappingPreview: MappingPreview;
   /** Jobs to enqueue once the worker runs: the first re-match sweep, one interval on, when Salesforce lookups and the sweep are on. */
@@ -63,7 +66,7 @@ export async function createJobHandlers(
   config: Config,
   store: Store,
   logger: Logger,
-  metrics?: MappingMetrics & CalendarWatchMetrics & MomentumReadMetrics,
+  metrics?: MappingMetrics & CalendarWatchMetrics & MomentumReadMetrics & InboundMetrics,
   health: HealthRegistry = createHealthRegistry(),
 ): Promise<JobHandlers> {
   const rules = loadRules(config);
@@ -77,6 +80,10 @@ export async function createJobHandlers(
     health: health.report('microsoft'),
     ...(metrics ? { metrics } : {}),
   });
+  // Pub/Sub signs in with the lookups' connection (its settings check demands their credentials).
+  const pubsub =
+    directories.api &&
+    createPubSubRuntime(config, { api: directories.api, store, rules, logger, health: health.report('salesforce-pubsub'), ...(metrics ? { metrics } : {}) });
   const sandbox = config.MOMENTUM_API_KEY === undefined && config.NODE_ENV !== 'production' ? await startSandboxReceiver(logger) : undefined;
   if (sandbox) {
     logger.warn('SANDBOX MODE: MOMENTUM_API_KEY is not set, so remaps go to a built-in local receiver and are only logged', {
@@ -110,6 +117,7 @@ export async function createJobHandlers(
   declareIntegrations(health, config, {
     sandbox: sandbox !== undefined,
     lookups: directories.owners !== undefined,
+    pubsub: pubsub !== undefined,
     google: google !== undefined,
     microsoft: microsoft !== undefined,
     zoomApi: zoomApi !== undefined,
@@ -186,9 +194,11 @@ export async function createJobHandlers(
     sandbox,
     google,
     microsoft,
+    pubsub,
     mappingPreview,
     start: () => reconcile.start(),
     close: async () => {
+      await pubsub?.stop();
       await reconcile.stop();
       await google?.close();
       await microsoft?.close();

@@ -13,6 +13,7 @@ import { mappingSettings } from './mapping/settings.ts';
 import { metricsSettings } from './metrics/settings.ts';
 import { microsoftSettings } from './microsoft/settings.ts';
 import { momentumSettingProblems, momentumSettings } from './momentum/settings.ts';
+import { pubsubSettingProblems, pubsubSettings } from './salesforce/pubsub/settings.ts';
 import { salesforceSettings } from './salesforce/settings.ts';
 import { storeSettings } from './store/settings.ts';
 import { zoomSettings } from './zoom/settings.ts';
@@ -34,13 +35,14 @@ export const configSchema = z.object({
   ...adminSettings,
   ...metricsSettings,
   ...salesforceSettings,
+  ...pubsubSettings,
   ...calendarSettings,
   ...googleSettings,
   ...microsoftSettings,
   ...zoomSettings,
 });
 
-const crossChecks: Array<(config: Config) => string[]> = [httpSettingProblems, momentumSettingProblems];
+const crossChecks: Array<(config: Config) => string[]> = [httpSettingProblems, momentumSettingProblems, pubsubSettingProblems];
 
 // The interface every file reads (core/config.ts, merged from each folder) and the composed
 // schema must name the same settings: a folder composed here but not merged there, or the other

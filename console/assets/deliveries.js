@@ -1,4 +1,5 @@
 import { attempt, byId, deliveryNo, el, formatTime, labelCells, stateBadge } from './dom.js';
+import { latestLoad } from './latest-load.js';
 import { createTaggedReads } from './live.js';
 import { createPager } from './pager.js';
 
@@ -66,22 +67,8 @@ export function createDeliveries({ api, detail, orgLinks }) {
     return tr;
   }
 
-  // The load in flight: a newer one (the operator typed on, changed a filter, paged) aborts it, so
-  // the server is not kept busy with a search nobody waits for and a late answer never overwrites a newer one.
-  let inFlight;
-
   /** `live`: a quiet refresh (live.js); it gives way to any load the operator asked for, and renders only a changed page. */
-  async function load({ live = false } = {}) {
-    if (live && inFlight !== undefined) return;
-    inFlight?.abort();
-    const current = new AbortController();
-    inFlight = current;
-    try {
-      await render(current, live);
-    } finally {
-      if (inFlight === current) inFlight = undefined;
-    }
-  }
+  const load = latestLoad(render);
 
   async function render(current, live) {
     await orgLinks.learnFromLatest().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { attempt, byId, deliveryNo, el, fields, formatTime, labelCells, pretty, showStatus, stateBadge } from './dom.js';
+import { latestLoad } from './latest-load.js';
 import { createTaggedReads } from './live.js';
 import { createPager } from './pager.js';
 
@@ -32,22 +33,8 @@ export function createEvents({ api, openDelivery, previewEvent, orgLinks, onTogg
       el('td', { class: 'clip', title: item.stateReason ?? '', text: item.stateReason ?? '' }),
     );
 
-  // The load in flight: a newer one (the operator typed on, changed a filter, paged) aborts it, as
-  // the deliveries list does, so a search nobody waits for stops and a late answer never wins.
-  let inFlight;
-
-  /** `live`: a quiet refresh (live.js) that gives way to any load the operator asked for and renders only a changed page. */
-  async function load({ live = false } = {}) {
-    if (live && inFlight !== undefined) return;
-    inFlight?.abort();
-    const current = new AbortController();
-    inFlight = current;
-    try {
-      await render(current, live);
-    } finally {
-      if (inFlight === current) inFlight = undefined;
-    }
-  }
+  /** `live`: a quiet refresh (live.js); it gives way to any load the operator asked for, and renders only a changed page. */
+  const load = latestLoad(render);
 
   async function render(current, live) {
     const q = search.value.trim();

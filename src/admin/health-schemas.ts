@@ -3,7 +3,7 @@ import { z } from 'zod';
 const isoTime = z.string().meta({ description: 'ISO 8601, UTC' });
 
 const integrationSchema = z.object({
-  name: z.enum(['salesforce-outbound', 'salesforce-lookups', 'google', 'microsoft', 'zoom', 'signed-events', 'momentum']),
+  name: z.enum(['salesforce-outbound', 'salesforce-lookups', 'salesforce-pubsub', 'google', 'microsoft', 'zoom', 'signed-events', 'momentum']),
   label: z.string(),
   state: z.enum(['on', 'off', 'failing']).meta({ description: 'off: its settings are not set; failing: its newest call or message failed' }),
   enableWith: z.string().optional().meta({ description: 'The settings that turn it on (given while it is off)' }),

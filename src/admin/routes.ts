@@ -1,5 +1,6 @@
 import { HEALTH_ROUTES } from './health-routes.ts';
 import { MEETING_ROUTES } from './meeting-routes.ts';
+import { PUBSUB_ROUTES } from './pubsub-routes.ts';
 import { refusalQuerySchema, refusalSummarySchema } from './refusal-schemas.ts';
 import {
   ACTIVITY_BUCKETS_MAX,
@@ -243,6 +244,7 @@ export const ADMIN_ROUTES = {
   }),
   ...MEETING_ROUTES,
   ...HEALTH_ROUTES,
+  ...PUBSUB_ROUTES,
 };
 
 export const ADMIN_ROUTE_LIST = Object.values(ADMIN_ROUTES);

@@ -7,7 +7,8 @@
  * `on` again, so the answer recovers by itself.
  */
 
-export type IntegrationName = 'salesforce-outbound' | 'salesforce-lookups' | 'google' | 'microsoft' | 'zoom' | 'signed-events' | 'momentum';
+export type IntegrationName =
+  'salesforce-outbound' | 'salesforce-lookups' | 'salesforce-pubsub' | 'google' | 'microsoft' | 'zoom' | 'signed-events' | 'momentum';
 
 export type IntegrationState = 'on' | 'off' | 'failing';
 

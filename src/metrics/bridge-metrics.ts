@@ -16,6 +16,8 @@ export interface InboundMetrics {
   inboundNotificationsRefused?(source: string, reason: string, count: number): void;
   /** Authenticated items acknowledged but acted on in no way (a Graph lifecycle event the bridge does not know), by reason. */
   inboundNotificationsIgnored?(source: string, reason: string, count: number): void;
+  /** Events a subscription received (Salesforce Pub/Sub), before they are stored, ignored or found duplicate. */
+  inboundEventsReceived?(source: string, count: number): void;
 }
 
 export interface CalendarWatchMetrics {

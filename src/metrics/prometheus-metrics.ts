@@ -48,6 +48,12 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
     labelNames: ['source', 'outcome', 'reason'],
     registers,
   });
+  const inboundEventsReceived = new Counter({
+    name: 'bridge_inbound_events_received_total',
+    help: 'Events a subscription received (salesforce-pubsub: Change Data Capture events), by source, before storing; bridge_inbound_notifications_total says what became of them',
+    labelNames: ['source'],
+    registers,
+  });
   const calendarUpkeep = new Counter({
     name: 'bridge_calendar_upkeep_total',
     help: 'Calendar watch upkeep by source (microsoft: Graph subscriptions) and what happened (created, renewed, recreated, deleted, failed)',
@@ -130,6 +136,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
     },
     inboundNotificationsRefused: (source, reason, count) => inboundNotifications.inc({ source, outcome: 'refused', reason }, count),
     inboundNotificationsIgnored: (source, reason, count) => inboundNotifications.inc({ source, outcome: 'ignored', reason }, count),
+    inboundEventsReceived: (source, count) => inboundEventsReceived.inc({ source }, count),
     calendarUpkeep: (source, what) => calendarUpkeep.inc({ source, what }),
     calendarSync: (source, outcome) => calendarSyncs.inc({ source, outcome }),
     calendarLifecycle: (source, event) => calendarLifecycle.inc({ source, event }),

@@ -21,6 +21,19 @@ export interface SalesforceApi {
    * surrogate (an email, a name typed into the org) is cleaned here, before any lookup reads it.
    */
   get<T>(path: string): Promise<T>;
+  /**
+   * The session other Salesforce APIs use (the Pub/Sub API's metadata): the access token, the
+   * instance URL and the org id from the token answer, authenticating first when needed.
+   */
+  session(): Promise<SalesforceSession>;
+  /** Forgets the token and authenticates again: another API refused it (Pub/Sub's UNAUTHENTICATED). */
+  reauthenticate(): Promise<SalesforceSession>;
+}
+
+export interface SalesforceSession {
+  accessToken: string;
+  instanceUrl: string;
+  orgId: string;
 }
 
 export interface SalesforceApiOptions {
@@ -65,6 +78,10 @@ export function createSalesforceApi(options: SalesforceApiOptions): SalesforceAp
     return withDeadline(grant, timeoutMs, `Salesforce ${auth.flow} authentication`);
   }
 
+  // Every call names the bridge (docs/protocols.md, Pub/Sub): the changes it causes carry
+  // `client=<SALESFORCE_CLIENT_ID>` in their changeOrigin, so its own Change Data Capture events are recognised.
+  const callOptions = { 'Sforce-Call-Options': `client=${auth.clientId}` };
+
   let session: Promise<void> | undefined;
   const ensureSession = () =>
     (session ??= login().catch((error: unknown) => {
@@ -78,9 +95,25 @@ export function createSalesforceApi(options: SalesforceApiOptions): SalesforceAp
       await ensureSession();
       // The job queue owns retries (RETRY_SCHEDULE, one attempt recorded per try): jsforce's own
       // retries (5 tries, up to ~15 s of backoff) would hide failures inside one attempt.
-      const request = connection.request<T>({ method: 'GET', url: path }, { retry: { maxRetries: 0 }, timeout: timeoutMs });
+      const request = connection.request<T>({ method: 'GET', url: path, headers: callOptions }, { retry: { maxRetries: 0 }, timeout: timeoutMs });
       // Field values may carry U+0000 or unpaired surrogates (docs/protocols.md §2): made storable here, where they enter.
       return storableValue(await withDeadline(Promise.resolve(request), timeoutMs, `Salesforce GET ${path.split('?')[0]}`));
     },
+    async session() {
+      await ensureSession();
+      return current();
+    },
+    async reauthenticate() {
+      session = undefined;
+      await ensureSession();
+      return current();
+    },
   };
+
+  function current(): SalesforceSession {
+    const orgId = connection.userInfo?.organizationId;
+    if (!connection.accessToken || !connection.instanceUrl || !orgId)
+      throw new Error('Salesforce authentication answered without an access token, instance URL or org id');
+    return { accessToken: connection.accessToken, instanceUrl: connection.instanceUrl, orgId };
+  }
 }

@@ -1,3 +1,5 @@
+import type { PubSubCursorAdvance } from './pubsub-types.ts';
+
 /** The inbox's records: a message as received, the events in it, what ingesting them gave. */
 
 export type EventState = 'received' | 'mapped' | 'skipped' | 'failed';
@@ -10,6 +12,12 @@ export interface NewInboundMessage {
   rawPayload: string;
   receivedAt?: number;
   events: Array<{ dedupeKey: string; parsedPayload: unknown }>;
+  /**
+   * Pub/Sub only: the replay id of these events, stored in the same transaction, so a crash never
+   * keeps the events without their replay id or the replay id without its events. Stored when
+   * every event is a duplicate too (a redelivery after a reconnect moves the cursor all the same).
+   */
+  cursor?: PubSubCursorAdvance;
 }
 
 export interface InboundEvent {

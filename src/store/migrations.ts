@@ -3,6 +3,7 @@ import { GOOGLE_CHANNELS_MIGRATION, GOOGLE_SYNC_OUTCOME_MIGRATION } from './goog
 import { INSTANCE_MIGRATION } from './instance-migration.ts';
 import { MEETING_IDENTITY_MIGRATION } from './meeting-identity-migration.ts';
 import { MEETING_SEARCH_MIGRATION } from './meeting-search-migration.ts';
+import { PUBSUB_CURSOR_MIGRATION } from './pubsub-migration.ts';
 import { READ_MODEL_MIGRATION } from './read-model-migration.ts';
 import { REFUSAL_MIGRATION } from './refusal-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
@@ -28,8 +29,8 @@ export interface Migration {
 
 const TYPES: Record<Dialect, Record<string, string>> = {
   // SQLite: INTEGER PRIMARY KEY is the rowid alias, so ids are cheap and never reused while rows exist.
-  sqlite: { id: 'INTEGER PRIMARY KEY', bigint: 'INTEGER', double: 'REAL', int: 'INTEGER' },
-  postgres: { id: 'BIGSERIAL PRIMARY KEY', bigint: 'BIGINT', double: 'DOUBLE PRECISION', int: 'INTEGER' },
+  sqlite: { id: 'INTEGER PRIMARY KEY', bigint: 'INTEGER', double: 'REAL', int: 'INTEGER', bytes: 'BLOB' },
+  postgres: { id: 'BIGSERIAL PRIMARY KEY', bigint: 'BIGINT', double: 'DOUBLE PRECISION', int: 'INTEGER', bytes: 'BYTEA' },
 };
 
 const MIGRATIONS: Migration[] = [
@@ -271,6 +272,7 @@ const MIGRATIONS: Migration[] = [
   INSTANCE_MIGRATION,
   MEETING_SEARCH_MIGRATION,
   { version: GOOGLE_SYNC_OUTCOME_MIGRATION.version, name: GOOGLE_SYNC_OUTCOME_MIGRATION.name, statements: [...GOOGLE_SYNC_OUTCOME_MIGRATION.statements] },
+  PUBSUB_CURSOR_MIGRATION,
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */

@@ -17,6 +17,7 @@ import type { Attempt, ClaimOptions, FinishJob, Job, NewJob } from './job-types.
 import type { MatchStore } from './match-types.ts';
 import type { MeetingIdentities } from './meeting-identity-types.ts';
 import type { ClaimPacing, RateState } from './pacing-types.ts';
+import type { PubSubCursors } from './pubsub-types.ts';
 import type { Refusals } from './refusal-types.ts';
 import type { Retention } from './retention-types.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
@@ -36,6 +37,7 @@ export * from './job-types.ts';
 export * from './match-types.ts';
 export * from './meeting-identity-types.ts';
 export * from './pacing-types.ts';
+export * from './pubsub-types.ts';
 export * from './refusal-types.ts';
 export * from './retention-types.ts';
 
@@ -146,5 +148,10 @@ export interface Instances {
   readonly instances: InstanceStore;
 }
 
+/** The replay cursors of the Salesforce Pub/Sub subscriptions (pubsub-types.ts). */
+export interface PubSub {
+  readonly pubsub: PubSubCursors;
+}
+
 export interface Store
-  extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings, Delivered, Retention, Refusals, Instances {}
+  extends StoreLifecycle, Inbox, JobQueue, AdminReads, RateBudget, CalendarChannels, Matches, Meetings, Delivered, Retention, Refusals, Instances, PubSub {}

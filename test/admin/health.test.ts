@@ -49,6 +49,7 @@ describe.each(ENGINES)('GET /admin/health $title', ({ engine, skip }) => {
       expect(health.integrations.map((entry) => [entry.name, entry.state])).toEqual([
         ['salesforce-outbound', 'off'],
         ['salesforce-lookups', 'off'],
+        ['salesforce-pubsub', 'off'],
         ['google', 'off'],
         ['microsoft', 'off'],
         ['zoom', 'off'],
@@ -57,11 +58,43 @@ describe.each(ENGINES)('GET /admin/health $title', ({ engine, skip }) => {
       ]);
       expect(integration(health, 'salesforce-outbound').enableWith).toBe('SALESFORCE_ORG_IDS');
       expect(integration(health, 'signed-events').enableWith).toBe('CALENDAR_WEBHOOK_SECRETS');
+      expect(integration(health, 'salesforce-pubsub').enableWith).toBe('SALESFORCE_PUBSUB=on with the Salesforce lookup credentials');
       expect(integration(health, 'momentum').enableWith).toBeUndefined();
       expect(health.momentum).toEqual({ mode: 'real', budget: 'momentum' });
       // Assert: the stored heartbeat. PostgreSQL holds this instance's row; SQLite serves one process and writes none.
       const seen = await (await bridge.store()).instances.seenSince(0);
       expect(seen.map((entry) => entry.id)).toEqual(engine === 'postgres' ? [health.instance] : []);
+    },
+  );
+
+  it.skipIf(skip)(
+    'when SALESFORCE_PUBSUB is on with the lookup credentials and Salesforce cannot sign in, then Pub/Sub is listed on, failing with why, and no cursor is stored',
+    async () => {
+      // Arrange: the lookups' login host refuses connections, so the subscriber cannot sign in.
+      const { bridge } = await arrange(engine, {
+        env: {
+          SALESFORCE_PUBSUB: 'on',
+          SALESFORCE_CLIENT_ID: 'pubsub-client',
+          SALESFORCE_CLIENT_SECRET: 'pubsub-secret',
+          SALESFORCE_LOGIN_URL: 'http://127.0.0.1:1',
+        },
+      });
+
+      // Act
+      let health = await getHealth(bridge.url);
+      await waitFor('Pub/Sub to report its failed sign-in', async () => {
+        health = await getHealth(bridge.url);
+        return integration(health, 'salesforce-pubsub').state === 'failing';
+      });
+
+      // Assert: listed right after the lookups, failing with the sign-in's error.
+      expect(health.integrations.map((entry) => entry.name).slice(0, 3)).toEqual(['salesforce-outbound', 'salesforce-lookups', 'salesforce-pubsub']);
+      expect(integration(health, 'salesforce-pubsub')).toMatchObject({
+        state: 'failing',
+        lastError: expect.stringMatching(/^Salesforce sign-in failed: /),
+      });
+      expect(integration(health, 'salesforce-pubsub').detail).toBeUndefined();
+      expect(await (await bridge.store()).pubsub.list()).toEqual([]);
     },
   );
 

@@ -26,6 +26,7 @@ describeEachEngine('the start log', (engine) => {
     expect(integrationLines(bridge.logs.lines())).toEqual([
       'Salesforce Outbound Messages: on',
       'Salesforce lookups: off (set SALESFORCE_CLIENT_ID with SALESFORCE_CLIENT_SECRET (client credentials), or with SALESFORCE_USERNAME and SALESFORCE_PRIVATE_KEY or SALESFORCE_PRIVATE_KEY_FILE (JWT bearer))',
+      'Salesforce Pub/Sub (Change Data Capture): off (set SALESFORCE_PUBSUB=on with the Salesforce lookup credentials)',
       'Google Calendar: off (set GOOGLE_SERVICE_ACCOUNT_KEY_FILE or GOOGLE_SERVICE_ACCOUNT_KEY, with PUBLIC_BASE_URL)',
       'Microsoft 365: off (set MICROSOFT_TENANT_ID, MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET or MICROSOFT_CLIENT_CERTIFICATE_FILE, with PUBLIC_BASE_URL)',
       'Zoom recordings: on (participants API off: recordings are imported without attendees)',
@@ -47,6 +48,6 @@ describeEachEngine('the start log', (engine) => {
       'Zoom recordings: off (set ZOOM_WEBHOOK_SECRET_TOKENS (events), ZOOM_ACCOUNT_ID, ZOOM_CLIENT_ID and ZOOM_CLIENT_SECRET (participants))',
     );
     expect(lines).toContain('Admin API: off (set ADMIN_API_KEYS)');
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
   });
 });

@@ -33,6 +33,7 @@ describeEachEngine('GET /metrics', (engine) => {
     expect(Object.fromEntries([...declared].filter(([name]) => name.startsWith('bridge_')))).toEqual({
       bridge_inbound_messages_total: 'counter',
       bridge_inbound_notifications_total: 'counter',
+      bridge_inbound_events_received_total: 'counter',
       bridge_calendar_upkeep_total: 'counter',
       bridge_calendar_syncs_total: 'counter',
       bridge_calendar_lifecycle_events_total: 'counter',

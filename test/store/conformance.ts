@@ -11,6 +11,7 @@ import { meetingConformance } from './conformance-meetings.ts';
 import { orderingConformance } from './conformance-ordering.ts';
 import { pacingConformance } from './conformance-pacing.ts';
 import { priorityConformance } from './conformance-priority.ts';
+import { pubsubConformance } from './conformance-pubsub.ts';
 import { readModelConformance } from './conformance-read-models.ts';
 import { readConformance } from './conformance-reads.ts';
 import { refusalConformance } from './conformance-refusals.ts';
@@ -36,4 +37,5 @@ export function registerStoreConformance(harness: StoreHarness): void {
   meetingConformance(harness);
   deliveredConformance(harness);
   refusalConformance(harness);
+  pubsubConformance(harness);
 }

@@ -2,6 +2,7 @@ import { deliveredParams, INSERT_DELIVERED } from '../delivered-types.ts';
 import { attemptParams, type Candidate, finishParams, finishWakes, keysOf, pickClaimable } from '../job-rules.ts';
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
+import { cursorAdvance } from '../pubsub-cursors.ts';
 import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, type Row } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
@@ -147,6 +148,10 @@ export async function ingestMessage(
   const jobs = created.flatMap((event) => jobsFor(event).map((job) => ({ ...job, eventId: job.eventId ?? event.id })));
   await lockKeys(client, keysOf(jobs));
   await enqueueJobs(client, jobs, now);
+  if (message.cursor !== undefined) {
+    const { sql, params } = cursorAdvance(message.cursor);
+    await client.query(sql, params);
+  }
   return { created, duplicates, jobCount: jobs.length };
 }
 

@@ -5,6 +5,7 @@ import { createSqlInstanceStore } from '../instance-store.ts';
 import { finishWakes, keysOf } from '../job-rules.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveAsync, type StepRunner } from '../meeting-identities.ts';
+import { createSqlPubSubCursors } from '../pubsub-cursors.ts';
 import { createRefusalStore } from '../refusal-sql.ts';
 import { createRetentionStore } from '../retention-sql.ts';
 import { attemptFromRow, coalesceKeyOf, eventFromRow, jobFromRow, type Row } from '../row-mappers.ts';
@@ -97,6 +98,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     engine: 'postgres',
     channels: createSqlChannelStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
+    pubsub: createSqlPubSubCursors({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     instances: createSqlInstanceStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     matches: createSqlMatchStore({ dialect: 'postgres', query: (text, params = []) => db.query(text, [...params]) }),
     meetings: createMeetingIdentities({

@@ -2,6 +2,7 @@ import { deliveredParams, INSERT_DELIVERED } from '../delivered-types.ts';
 import { attemptParams, type Candidate, finishParams, finishWakes, pickClaimable } from '../job-rules.ts';
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
+import { cursorAdvance } from '../pubsub-cursors.ts';
 import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, numOrNull } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
@@ -125,6 +126,10 @@ export function ingestMessage(
   for (const event of created) {
     const jobs = jobsFor(event).map((job) => ({ ...job, eventId: job.eventId ?? event.id }));
     jobCount += enqueueJobs(q, jobs, now).length;
+  }
+  if (message.cursor !== undefined) {
+    const { sql, params } = cursorAdvance(message.cursor);
+    q.run(sql, ...params);
   }
   return { created, duplicates, jobCount };
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger.ts';
 import { createSqlInstanceStore } from '../instance-store.ts';
 import { createJobsNotifier } from '../jobs-notifier.ts';
 import { createMeetingIdentities, driveSync, type StepRunner } from '../meeting-identities.ts';
+import { createSqlPubSubCursors } from '../pubsub-cursors.ts';
 import { createRefusalStore } from '../refusal-sql.ts';
 import { createRetentionStore } from '../retention-sql.ts';
 import { attemptFromRow, eventFromRow, jobFromRow } from '../row-mappers.ts';
@@ -101,6 +102,7 @@ export async function openSqliteStore(location: string, logger: Logger, options:
     engine: 'sqlite',
     channels: createSqlChannelStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     subscriptions: createSqlSubscriptionStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
+    pubsub: createSqlPubSubCursors({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     instances: createSqlInstanceStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     matches: createSqlMatchStore({ dialect: 'sqlite', query: (text, params = []) => write(() => q.all(text, ...(params as Param[]))) }),
     meetings: createMeetingIdentities({

@@ -22,6 +22,8 @@ export interface FakeSalesforceOrgOptions {
   publicKey?: KeyObject | string;
   /** The clock TODAY and LAST_N_DAYS:n are read against (ms since the epoch); Date.now by default. */
   now?: () => number;
+  /** Told every access token issued: another fake API of the same org (Pub/Sub) accepts it too. */
+  onToken?: (accessToken: string) => void;
 }
 
 export interface FakeSalesforceOrg {
@@ -31,6 +33,8 @@ export interface FakeSalesforceOrg {
   org: JsonOrg;
   /** Every SOQL text received, in order. */
   queries(): string[];
+  /** The `Sforce-Call-Options` header of every query, in order (absent: undefined). */
+  callOptions(): Array<string | undefined>;
   resetQueries(): void;
   /** The next `count` queries answer `status` (500/503: server error; 401: every token expires). */
   failNextQueries(count: number, status?: 401 | 500 | 503): void;
@@ -54,6 +58,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 export async function startFakeSalesforceOrg(options: FakeSalesforceOrgOptions): Promise<FakeSalesforceOrg> {
   const received: string[] = [];
+  const callOptions: Array<string | undefined> = [];
   const liveTokens = new Set<string>();
   const failures: Array<401 | 500 | 503> = [];
   const now = options.now ?? Date.now;
@@ -62,6 +67,7 @@ export async function startFakeSalesforceOrg(options: FakeSalesforceOrgOptions):
   const issueToken = (res: ServerResponse) => {
     const accessToken = `00D8d0000001XyZ!${randomUUID()}`;
     liveTokens.add(accessToken);
+    options.onToken?.(accessToken);
     // jsforce reads the user and org ids from `id` (…/id/<org id>/<user id>).
     send(res, 200, {
       access_token: accessToken,
@@ -112,8 +118,11 @@ export async function startFakeSalesforceOrg(options: FakeSalesforceOrgOptions):
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       const version = QUERY_PATH.exec(target.pathname)?.[1];
       if (req.method === 'POST' && target.pathname === '/services/oauth2/token') token(new URLSearchParams(body), res);
-      else if (req.method === 'GET' && version !== undefined) query(target.searchParams.get('q'), version, bearer, res);
-      else send(res, 404, [{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }]);
+      else if (req.method === 'GET' && version !== undefined) {
+        const header = req.headers['sforce-call-options'];
+        callOptions.push(Array.isArray(header) ? header.join(', ') : header);
+        query(target.searchParams.get('q'), version, bearer, res);
+      } else send(res, 404, [{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }]);
     })();
   });
   const listening = await listenOnLoopback(server);
@@ -123,8 +132,10 @@ export async function startFakeSalesforceOrg(options: FakeSalesforceOrgOptions):
     url,
     org: options.org,
     queries: () => [...received],
+    callOptions: () => [...callOptions],
     resetQueries: () => {
       received.length = 0;
+      callOptions.length = 0;
     },
     failNextQueries: (count, status = 503) => {
       for (let i = 0; i < count; i += 1) failures.push(status);

@@ -1,0 +1,66 @@
+/**
+ * Where each Salesforce Pub/Sub subscription (an org's Change Data Capture channel) stands:
+ * the replay id to resume after, what it last received, and how it is doing (migration 19).
+ * docs/operations.md, "Salesforce Pub/Sub (Change Data Capture)", describes the states.
+ */
+
+/**
+ * `subscribed`: the stream is open; `resubscribing`: it closed or failed and is being opened again;
+ * `backstop`: the stored replay id was refused (outside retention) and the SOQL backstop reads what
+ * changed; `stopped`: no instance subscribes (turned off, or the process stopped).
+ */
+export const PUBSUB_STATES = ['subscribed', 'resubscribing', 'backstop', 'stopped'] as const;
+export type PubSubState = (typeof PUBSUB_STATES)[number];
+
+export interface PubSubCursor {
+  orgId: string;
+  /** The channel, as subscribed: `/data/OpportunityChangeEvent`. */
+  topic: string;
+  /** The Pub/Sub API's replay id, byte for byte: opaque, never a number; null before the first event or keepalive. */
+  replayId: Uint8Array | null;
+  /** The `commitTimestamp` (epoch ms) of the newest stored event; a keepalive leaves it. */
+  commitTimestamp: number | null;
+  lastEventAt: number | null;
+  lastKeepaliveAt: number | null;
+  lastError: string | null;
+  lastErrorAt: number | null;
+  /** How many times the subscription went `resubscribing`. */
+  resubscribes: number;
+  state: PubSubState;
+  /** The instance that noted the state last (the subscription's lease holder), if any. */
+  holder: string | null;
+  updatedAt: number;
+}
+
+/** The replay id of the events of one ingest, stored with them (NewInboundMessage.cursor). */
+export interface PubSubCursorAdvance {
+  orgId: string;
+  topic: string;
+  replayId: Uint8Array;
+  /** The newest event's `commitTimestamp` (epoch ms). */
+  commitTimestamp: number;
+  at: number;
+}
+
+export interface PubSubStateNote {
+  state: PubSubState;
+  /** Why it failed, short and free of secrets; kept (with `at`) until the next error. */
+  error?: string;
+  at: number;
+  /** The instance subscribing; null when none does (stopped); unchanged when absent. */
+  holder?: string | null;
+}
+
+/** The replay cursors of the Pub/Sub subscriptions. Events advance them through Inbox.ingest. */
+export interface PubSubCursors {
+  get(orgId: string, topic: string): Promise<PubSubCursor | undefined>;
+  /** Every subscription's cursor, by org id then topic. */
+  list(): Promise<PubSubCursor[]>;
+  /**
+   * The replay id of a keepalive (an empty fetch response's `latest_replay_id`). The subscriber
+   * saves it only while no event is in flight: saved during one, a crash would skip that event.
+   */
+  saveKeepalive(orgId: string, topic: string, replayId: Uint8Array, at: number): Promise<void>;
+  /** The subscription's state; `resubscribing` counts one more resubscribe, an `error` is kept with its time. */
+  noteState(orgId: string, topic: string, note: PubSubStateNote): Promise<void>;
+}
