@@ -23,14 +23,16 @@ const finiteTime = (value: number, name: string): number => {
 // A first event creates the row as subscribed: events arrive only on an open stream.
 const ADVANCE = `INSERT INTO pubsub_cursors (org_id, topic, replay_id, commit_timestamp, last_event_at, state, updated_at)
   VALUES ($1, $2, $3, $4, $5, 'subscribed', $5)
-  ON CONFLICT (org_id, topic) DO UPDATE SET replay_id = excluded.replay_id, commit_timestamp = excluded.commit_timestamp,
+  ON CONFLICT (org_id, topic) DO UPDATE SET replay_id = excluded.replay_id,
+    commit_timestamp = COALESCE(excluded.commit_timestamp, pubsub_cursors.commit_timestamp),
     last_event_at = excluded.last_event_at, updated_at = excluded.updated_at`;
 
 /** The statement and its parameters that store `cursor`; throws (rolling the ingest back) on a malformed one. */
-export function cursorAdvance(cursor: PubSubCursorAdvance): { sql: string; params: [string, string, Buffer, number, number] } {
+export function cursorAdvance(cursor: PubSubCursorAdvance): { sql: string; params: [string, string, Buffer, number | null, number] } {
+  const commit = cursor.commitTimestamp === undefined ? null : finiteTime(cursor.commitTimestamp, 'commitTimestamp');
   return {
     sql: ADVANCE,
-    params: [cursor.orgId, cursor.topic, replayBytes(cursor.replayId), finiteTime(cursor.commitTimestamp, 'commitTimestamp'), finiteTime(cursor.at, 'at')],
+    params: [cursor.orgId, cursor.topic, replayBytes(cursor.replayId), commit, finiteTime(cursor.at, 'at')],
   };
 }
 

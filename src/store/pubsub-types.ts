@@ -37,8 +37,8 @@ export interface PubSubCursorAdvance {
   orgId: string;
   topic: string;
   replayId: Uint8Array;
-  /** The newest event's `commitTimestamp` (epoch ms). */
-  commitTimestamp: number;
+  /** The newest event's `commitTimestamp` (epoch ms); absent when no event of the ingest could be read, and the stored one stays. */
+  commitTimestamp?: number;
   at: number;
 }
 

@@ -85,6 +85,16 @@ export function pubsubConformance(harness: StoreHarness): void {
       expect(await store.pubsub.get(ORG, TOPIC)).toMatchObject({ replayId: bytes(0, 0, 2), commitTimestamp: T0 + 10, lastEventAt: T0 + 20 });
     });
 
+    it('when an ingest advances the replay id with no commit time (none of its events could be read), then the stored commit time stays', async () => {
+      const { store } = await fixture.fresh();
+      await store.ingest(cdcMessage([uniqueKey('cdc')], cursor(bytes(0, 0, 1))), () => []);
+      const { commitTimestamp: _none, ...advance } = cursor(bytes(0, 0, 2), { at: T0 + 20 });
+
+      await store.ingest(cdcMessage([], advance), () => []);
+
+      expect(await store.pubsub.get(ORG, TOPIC)).toMatchObject({ replayId: bytes(0, 0, 2), commitTimestamp: T0 - 500, lastEventAt: T0 + 20 });
+    });
+
     it('when a keepalive is saved, then the replay id moves on and the last event and its commit time stay', async () => {
       const { store } = await fixture.fresh();
       await store.ingest(cdcMessage([uniqueKey('cdc')], cursor(bytes(9, 9))), () => []);

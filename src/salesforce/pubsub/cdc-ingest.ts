@@ -112,7 +112,10 @@ export function createCdcIngest(deps: CdcIngestDeps): CdcIngest {
         senderId: deps.orgId,
         rawPayload: JSON.stringify(rawPayload),
         events,
-        ...(cursor === undefined ? {} : { cursor: { orgId: deps.orgId, topic, replayId: cursor.replayId, commitTimestamp: commit ?? at, at } }),
+        // A batch none of whose events could be decoded has no commit time: the stored one stays.
+        ...(cursor === undefined
+          ? {}
+          : { cursor: { orgId: deps.orgId, topic, replayId: cursor.replayId, ...(commit === undefined ? {} : { commitTimestamp: commit }), at } }),
       },
       jobsFor,
     );

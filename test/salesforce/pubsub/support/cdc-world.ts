@@ -99,7 +99,7 @@ export async function waitForReplayId(bridge: TestBridge, topic: string, hex: st
 }
 
 /** The inbound events the subscriber stored, oldest first: their dedupe keys and notifications. */
-export async function storedCdcEvents(bridge: TestBridge): Promise<Array<{ dedupeKey: string; payload: Record<string, unknown> }>> {
+export async function storedCdcEvents(bridge: Pick<TestBridge, 'databaseUrl'>): Promise<Array<{ dedupeKey: string; payload: Record<string, unknown> }>> {
   const rows = await queryRows(bridge.databaseUrl, `SELECT dedupe_key, parsed_payload FROM inbound_events WHERE source = 'salesforce' ORDER BY id`);
   return rows.map((row) => ({
     dedupeKey: String(row.dedupe_key),

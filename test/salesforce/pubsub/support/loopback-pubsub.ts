@@ -18,13 +18,20 @@ export interface SeenCall {
 export interface LoopbackPubSub {
   endpoint: string;
   calls: SeenCall[];
+  /** Subscribe streams the client cancelled, as the server saw them. */
+  cancelled: () => number;
   close: () => Promise<void>;
 }
+
+/** How a Subscribe stream ends once its batches are written: closed with OK, or a status with Salesforce's `error-code` trailer. */
+export type LoopbackEnd = { kind: 'end' } | { kind: 'error'; code: grpc.status; details: string; errorCode?: string };
 
 export interface LoopbackPubSubOptions {
   schemas?: Record<string, string>;
   /** Answers to a Subscribe stream's first request, written in order. */
   batches?: FetchResponse[];
+  /** What follows the batches (default: the stream stays open until the client ends it). */
+  then?: LoopbackEnd;
 }
 
 /**
@@ -33,6 +40,7 @@ export interface LoopbackPubSubOptions {
  */
 export async function startLoopbackPubSub(options: LoopbackPubSubOptions = {}): Promise<LoopbackPubSub> {
   const calls: SeenCall[] = [];
+  let cancelled = 0;
   const seen = (method: SeenCall['method'], metadata: grpc.Metadata, request?: unknown): void => {
     const text = (key: string) => metadata.get(key)[0]?.toString();
     calls.push({ method, accesstoken: text('accesstoken'), instanceurl: text('instanceurl'), tenantid: text('tenantid'), request });
@@ -69,7 +77,15 @@ export async function startLoopbackPubSub(options: LoopbackPubSubOptions = {}): 
       call.once('data', (request: FetchRequest) => {
         calls.push({ method: 'Subscribe', accesstoken: undefined, instanceurl: undefined, tenantid: undefined, request });
         for (const batch of options.batches ?? []) call.write(batch);
+        const then = options.then;
+        if (then?.kind === 'end') call.end();
+        if (then?.kind === 'error') {
+          const trailer = new grpc.Metadata();
+          if (then.errorCode !== undefined) trailer.set('error-code', then.errorCode);
+          call.emit('error', { code: then.code, details: then.details, metadata: trailer });
+        }
       });
+      call.on('cancelled', () => (cancelled += 1));
       call.on('end', () => call.end());
     },
   });
@@ -80,6 +96,7 @@ export async function startLoopbackPubSub(options: LoopbackPubSubOptions = {}): 
   return {
     endpoint: `127.0.0.1:${port}`,
     calls,
+    cancelled: () => cancelled,
     // Streams stay open until cut: a graceful shutdown would wait for them.
     close: async () => server.forceShutdown(),
   };
