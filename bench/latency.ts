@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Agent } from 'undici';
 
+import { arrivals, titleOf } from './lib/arrivals.ts';
 import { bridgeEnv, startBridgeProcess } from './lib/bridge-process.ts';
 import { startMomentumFake } from './lib/momentum-fake.ts';
 import { createMessageFactory, postOutboundMessage, subjectOf } from './lib/outbound-messages.ts';
@@ -36,31 +37,6 @@ interface EngineLatency {
   floor: Distribution;
   missing: number;
   duplicates: number;
-}
-
-const titleOf = (body: unknown) => (body as { meetingDetails?: { title?: string } } | undefined)?.meetingDetails?.title ?? '';
-
-/** Remap arrivals at the fake by title, and a wait for one. */
-function arrivals() {
-  const arrived = new Map<string, number>();
-  const waiting = new Map<string, () => void>();
-  let duplicates = 0;
-  return {
-    record(title: string, receivedAt: number) {
-      if (arrived.has(title)) return void (duplicates += 1);
-      arrived.set(title, receivedAt);
-      waiting.get(title)?.();
-    },
-    /** The arrival time of the remap titled `title`, or undefined after the deadline. */
-    async of(title: string, timeoutMs: number): Promise<number | undefined> {
-      if (!arrived.has(title)) {
-        await Promise.race([new Promise<void>((resolve) => waiting.set(title, resolve)), sleep(timeoutMs)]);
-        waiting.delete(title);
-      }
-      return arrived.get(title);
-    },
-    duplicates: () => duplicates,
-  };
 }
 
 /** One message at a time, each sent GAP_MS after the previous remap arrived. */

@@ -7,14 +7,14 @@ import { replaceReadmeBlock } from './lib/readme-block.ts';
 import { type BenchResult, machine, machineLine, renderMarkdown, resultsDir, targetsTable } from './lib/report.ts';
 
 /**
- * `npm run bench`: the ingest, backlog, quota-burst, idle-latency, matching-accuracy and year-of-data benchmarks
+ * `npm run bench`: the ingest, backlog, quota-burst, idle-latency, matching-accuracy, year-of-data and Salesforce Pub/Sub benchmarks
  * one after the other, each in a fresh process (no JIT or heap carried from one to the next), then
- * bench/results/latest.md (kept in the repository, as are bench:matching's matching-latest.md and bench:year's year-latest.md), bench/results/latest.json
+ * bench/results/latest.md (kept in the repository, as are bench:matching's matching-latest.md, bench:year's year-latest.md and bench:pubsub's pubsub-latest.md), bench/results/latest.json
  * (not committed) and the block of docs/performance.md between `<!-- bench:start -->` and `<!-- bench:end -->`.
  * Each benchmark hands its result over as bench/results/<name>.json (not committed either).
  */
 
-const BENCHES = ['ingest', 'backlog', 'quota', 'latency', 'matching', 'year'] as const;
+const BENCHES = ['ingest', 'backlog', 'quota', 'latency', 'matching', 'year', 'pubsub'] as const;
 // The summary table lives in docs/performance.md, between its bench markers.
 const readmePath = path.resolve(import.meta.dirname, '../docs/performance.md');
 

@@ -22,6 +22,8 @@ export interface BridgeChild {
   pid: number;
   /** SIGTERM (graceful stop), SIGKILL after the deadline; removes the working directory. */
   stop(): Promise<void>;
+  /** SIGKILL at once, as a crash or an OOM kill would: nothing is flushed, leases stay held; `stop` still cleans up. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -86,6 +88,11 @@ export async function startBridgeProcess(env: Record<string, string>, timeoutMs 
   return {
     url,
     pid: child.pid ?? 0,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

@@ -1,5 +1,6 @@
 import { ApiError } from './api.js';
 import { attempt, byId, el, fields, formatAge, formatTime } from './dom.js';
+import { pubsubSection } from './pubsub-health.js';
 
 const PHONE = '(max-width: 600px)';
 const STATE_CLASS = { on: 'state-succeeded', off: 'state-skipped', failing: 'state-dead' };
@@ -51,7 +52,8 @@ function lastAnswerText(answer) {
 
 /**
  * The health panel in #health-slot (GET /admin/health): readiness, version, uptime, engine, the
- * instances seen, every integration's state and Momentum's mode and last answer. Its summary line
+ * instances seen, every integration's state and Momentum's mode and last answer, and, with
+ * SALESFORCE_PUBSUB on, each Change Data Capture channel (GET /admin/pubsub). Its summary line
  * ("Healthy · 6 on · 1 failing") is always shown; the list below it opens on a laptop and stays
  * folded on a phone, where the first screen is for the active view (the summary unfolds it). `onHealth` gets every answer
  * (the sandbox banner reads it).
@@ -77,7 +79,7 @@ export function createHealth({ api, onHealth = (_health) => {} }) {
     if (!foldedByHand) details.open = !phone.matches;
   });
 
-  function render(health) {
+  function render(health, pubsub) {
     const summary = healthSummary(health);
     if (!panel.isConnected) {
       details.open = !phone.matches;
@@ -116,14 +118,17 @@ export function createHealth({ api, onHealth = (_health) => {} }) {
       ]),
       el('h3', { text: 'Integrations' }),
       el('ul', { class: 'integrations', dataset: { field: 'integrations' } }, health.integrations.map(integrationItem)),
+      ...pubsubSection(pubsub),
     );
   }
 
   async function refresh() {
     // A bridge without the health route answers 404: the slot stays empty.
-    const health = await attempt(() => api.get('health').catch((error) => (error instanceof ApiError && error.status === 404 ? null : Promise.reject(error))));
+    // A bridge without the route answers 404: nothing is shown for it.
+    const optional = (path) => api.get(path).catch((error) => (error instanceof ApiError && error.status === 404 ? null : Promise.reject(error)));
+    const [health, pubsub] = (await attempt(() => Promise.all([optional('health'), optional('pubsub')]))) ?? [];
     if (health === undefined || health === null) return;
-    render(health);
+    render(health, pubsub);
     onHealth(health);
   }
 
