@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { JWT } from 'google-auth-library';
+import type { JWT } from 'google-auth-library';
 import { z } from 'zod';
 
 import { ConfigError } from '../core/config.ts';
@@ -61,7 +61,9 @@ export function loadServiceAccountKey(settings: { json?: string; file?: string }
   return parsed.data;
 }
 
-function clientFor(key: ServiceAccountKey, subject: string): JWT {
+// google-auth-library is loaded at the first token request: a bridge without Google never loads it.
+async function clientFor(key: ServiceAccountKey, subject: string): Promise<JWT> {
+  const { JWT } = await import('google-auth-library');
   const client = new JWT({ email: key.client_email, key: key.private_key, keyId: key.private_key_id, scopes: [CALENDAR_SCOPE], subject });
   const tokenUri = key.token_uri;
   if (tokenUri !== undefined && tokenUri !== GOOGLE_TOKEN_URL) {
@@ -77,7 +79,7 @@ function clientFor(key: ServiceAccountKey, subject: string): JWT {
 }
 
 export function createGoogleAuth(key: ServiceAccountKey): GoogleAuth {
-  const clients = new Map<string, JWT>();
+  const clients = new Map<string, Promise<JWT>>();
   return {
     clientEmail: key.client_email,
     async accessToken(subject) {
@@ -85,8 +87,10 @@ export function createGoogleAuth(key: ServiceAccountKey): GoogleAuth {
       if (client === undefined) {
         client = clientFor(key, subject);
         clients.set(subject, client);
+        // A client that could not be made is made again next time, as before it was cached.
+        client.catch(() => clients.delete(subject));
       }
-      const { token } = await client.getAccessToken();
+      const { token } = await (await client).getAccessToken();
       if (!token) throw new AppError('google_auth_failed', `no access token for ${subject}`);
       return token;
     },

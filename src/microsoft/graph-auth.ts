@@ -1,7 +1,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-import { ConfidentialClientApplication, LogLevel } from '@azure/msal-node';
+import type { ConfidentialClientApplication } from '@azure/msal-node';
 
 import type { Logger } from '../core/logger.ts';
 import { undiciNetworkModule } from './msal-network.ts';
@@ -41,31 +41,38 @@ export const readCertificateFile = (path: string): string => readFileSync(path, 
 export function createGraphAuth(options: GraphAuthOptions): GraphAuth {
   const network = undiciNetworkModule();
   const login = new URL(options.loginUrl);
-  const app = new ConfidentialClientApplication({
-    auth: {
-      clientId: options.clientId,
-      authority: `${login.origin}${login.pathname.replace(/\/+$/, '')}/${encodeURIComponent(options.tenantId)}`,
-      // A known authority is trusted as it is: MSAL asks no other host (no instance discovery).
-      knownAuthorities: [login.host],
-      ...(options.credential.kind === 'secret'
-        ? { clientSecret: options.credential.secret }
-        : { clientCertificate: certificateCredential(options.credential.pem) }),
-    },
-    system: {
-      networkClient: network,
-      loggerOptions: {
-        piiLoggingEnabled: false,
-        logLevel: LogLevel.Warning,
-        loggerCallback: (level, message) => {
-          if (level <= LogLevel.Error) options.logger.warn('microsoft token library', { message: message.slice(0, 500) });
-        },
-      },
-    },
-  });
+  // Read now, so a broken certificate stops the start rather than the first token request.
+  const credential =
+    options.credential.kind === 'secret' ? { clientSecret: options.credential.secret } : { clientCertificate: certificateCredential(options.credential.pem) };
+  // Microsoft's library is loaded at the first token request: a bridge without Microsoft 365 never loads it.
+  let app: Promise<ConfidentialClientApplication> | undefined;
+  const client = () =>
+    (app ??= import('@azure/msal-node').then(
+      ({ ConfidentialClientApplication, LogLevel }) =>
+        new ConfidentialClientApplication({
+          auth: {
+            clientId: options.clientId,
+            authority: `${login.origin}${login.pathname.replace(/\/+$/, '')}/${encodeURIComponent(options.tenantId)}`,
+            // A known authority is trusted as it is: MSAL asks no other host (no instance discovery).
+            knownAuthorities: [login.host],
+            ...credential,
+          },
+          system: {
+            networkClient: network,
+            loggerOptions: {
+              piiLoggingEnabled: false,
+              logLevel: LogLevel.Warning,
+              loggerCallback: (level, message) => {
+                if (level <= LogLevel.Error) options.logger.warn('microsoft token library', { message: message.slice(0, 500) });
+              },
+            },
+          },
+        }),
+    ));
 
   return {
     async accessToken() {
-      const result = await app.acquireTokenByClientCredential({ scopes: [options.scope] });
+      const result = await (await client()).acquireTokenByClientCredential({ scopes: [options.scope] });
       if (!result?.accessToken) throw new Error('the Microsoft identity platform returned no access token');
       return result.accessToken;
     },

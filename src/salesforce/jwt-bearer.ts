@@ -1,4 +1,4 @@
-import { type gaxios, GoogleToken, type Transporter } from 'google-auth-library';
+import type { gaxios, Transporter } from 'google-auth-library';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -33,6 +33,8 @@ export async function jwtBearerGrant(claims: JwtBearerClaims, exchange: (asserti
       return { data: {} } as unknown as gaxios.GaxiosResponse<T>;
     },
   };
+  // Loaded at the first grant: a bridge whose Salesforce app uses client credentials never loads it.
+  const { GoogleToken } = await import('google-auth-library');
   const token = new GoogleToken({
     key: claims.privateKey,
     iss: claims.clientId,
