@@ -85,24 +85,34 @@ export function createPubSubRuntime(
   let refreshing: Promise<void> | undefined;
   let booting: Promise<void> | undefined;
 
-  const client = createPubSubClient({
-    endpoint: config.SALESFORCE_PUBSUB_ENDPOINT,
-    // Asked before every call: a refreshed token is used from the next call on, on the same channel.
-    auth: async () => {
-      session ??= await api.session();
-      return { accessToken: session.accessToken, instanceUrl: session.instanceUrl, tenantId: session.orgId };
-    },
-    ...(deps.trust ? { trust: deps.trust } : {}),
-  });
+  const connect = () =>
+    createPubSubClient({
+      endpoint: config.SALESFORCE_PUBSUB_ENDPOINT,
+      // Asked before every call: a refreshed token is used from the next call on.
+      auth: async () => {
+        session ??= await api.session();
+        return { accessToken: session.accessToken, instanceUrl: session.instanceUrl, tenantId: session.orgId };
+      },
+      ...(deps.trust ? { trust: deps.trust } : {}),
+    });
+  let client = connect();
   const decoder = createChangeDecoder((schemaId) => client.getSchema(schemaId));
   const reader = createRecordReader(api, () => deps.rules);
   const mapsType = (type: string) => Object.hasOwn(deps.rules.sObjects, type) && deps.rules.sObjects[type]!.enabled;
 
-  // The topics' streams share one session: a token refused on several at once is refreshed once.
+  // UNAUTHENTICATED: sign in again and rebuild the channel, so nothing of the refused session
+  // (an HTTP/2 connection the server tied to it) is reused; the other channels' streams end with it
+  // and resume after their stored ids. The topics share one session: a token refused on several at
+  // once is refreshed, and the channel rebuilt, once.
   const refreshAuth = () =>
     (refreshing ??= api
       .reauthenticate()
-      .then((renewed) => void (session = renewed))
+      .then((renewed) => {
+        session = renewed;
+        const refused = client;
+        client = connect();
+        refused.close();
+      })
       .finally(() => (refreshing = undefined)));
 
   function subscribe(orgId: string, topic: string): Subscription {
