@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { createFakePubSub, ERROR_CODES, type FakePubSub, type FakePubSubOptions } from './fake-pubsub.ts';
-import { eventsArrive, requestsHandled, settle, type TestClient, testClient } from './pubsub/test-client.ts';
+import { ERROR_CODES, type FakePubSub, type FakePubSubOptions } from './fake-pubsub.ts';
+import { fakePubSubPerTest } from './fake-pubsub-per-test.ts';
+import { eventsArrive, requestsHandled, settle, type TestClient } from './pubsub/test-client.ts';
 
 const TOPIC = '/data/EventChangeEvent';
 const UNAUTHENTICATED = 16;
@@ -12,20 +13,15 @@ const NOT_FOUND = 5;
 
 const created = (recordId: string) => ({ header: { entityName: 'Event', recordIds: [recordId], changeType: 'CREATE' as const }, fields: { Subject: 'Demo' } });
 
+const openFake = fakePubSubPerTest();
+
 describe('fake Salesforce Pub/Sub API: errors, sessions and scripted failures', () => {
   let fake: FakePubSub;
   let client: TestClient;
 
   async function open(options: FakePubSubOptions = {}) {
-    fake = createFakePubSub(options);
-    const address = await fake.start();
-    client = testClient(address, { accesstoken: 'valid-token', instanceurl: fake.instanceUrl, tenantid: fake.orgId });
+    ({ fake, client } = await openFake(options));
   }
-
-  afterEach(async () => {
-    client.close();
-    await fake.close();
-  });
 
   it('when a CUSTOM subscription names an id the topic never issued, then it fails INVALID_ARGUMENT with the replayid.corrupted error code', async () => {
     await open();

@@ -1,9 +1,10 @@
 import avro from 'avsc';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-import { createFakePubSub, type FakePubSub, OVERFLOW_RECORD_ID } from './fake-pubsub.ts';
+import { type FakePubSub, OVERFLOW_RECORD_ID } from './fake-pubsub.ts';
+import { fakePubSubPerTest } from './fake-pubsub-per-test.ts';
 import { avroType } from './pubsub/avro.ts';
-import { type TestClient, testClient } from './pubsub/test-client.ts';
+import type { TestClient } from './pubsub/test-client.ts';
 
 type Datum = Record<string, unknown> & { ChangeEventHeader: Record<string, unknown> };
 
@@ -22,19 +23,14 @@ function fieldNames(schema: avro.types.RecordType, bitmaps: string[]): string[] 
   });
 }
 
+const openFake = fakePubSubPerTest();
+
 describe('fake Salesforce Pub/Sub API: change events, schemas and topics', () => {
   let fake: FakePubSub;
   let client: TestClient;
 
   beforeEach(async () => {
-    fake = createFakePubSub();
-    const address = await fake.start();
-    client = testClient(address, { accesstoken: 'valid-token', instanceurl: fake.instanceUrl, tenantid: fake.orgId });
-  });
-
-  afterEach(async () => {
-    client.close();
-    await fake.close();
+    ({ fake, client } = await openFake());
   });
 
   async function decode(schemaId: string, payload: Buffer): Promise<{ schema: avro.types.RecordType; datum: Datum }> {

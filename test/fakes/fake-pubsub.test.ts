@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { waitFor } from '../support/wait-for.ts';
-import { createFakePubSub, type FakePubSub, type FakePubSubOptions } from './fake-pubsub.ts';
-import { eventsArrive, requestsHandled, settle, type TestClient, testClient } from './pubsub/test-client.ts';
+import type { FakePubSub, FakePubSubOptions } from './fake-pubsub.ts';
+import { fakePubSubPerTest } from './fake-pubsub-per-test.ts';
+import { eventsArrive, requestsHandled, settle, type TestClient } from './pubsub/test-client.ts';
 
 const TOPIC = '/data/OpportunityChangeEvent';
 
@@ -11,20 +12,15 @@ const update = (recordId: string, amount: number) => ({
   fields: { Amount: amount },
 });
 
+const openFake = fakePubSubPerTest();
+
 describe('fake Salesforce Pub/Sub API: Subscribe', () => {
   let fake: FakePubSub;
   let client: TestClient;
 
   async function open(options: FakePubSubOptions = {}) {
-    fake = createFakePubSub(options);
-    const address = await fake.start();
-    client = testClient(address, { accesstoken: 'valid-token', instanceurl: fake.instanceUrl, tenantid: fake.orgId });
+    ({ fake, client } = await openFake(options));
   }
-
-  afterEach(async () => {
-    client.close();
-    await fake.close();
-  });
 
   it('when a subscriber asks for fewer events than are retained, then it gets exactly that many, and the rest only as it asks again', async () => {
     await open();
