@@ -49,6 +49,18 @@ async function passAt(
   });
 }
 
+/** Source record `sf:<meeting>` (linked by `ical:<meeting>`) has its newest state `version`, stored as `eventId`. */
+const sourceRecordNames = (store: Store, meeting: string, version: number, eventId: number) =>
+  store.meetings.resolve({
+    recordKey: `sf:${meeting}`,
+    source: 'salesforce',
+    exactLinks: [`ical:${meeting.toLowerCase()}`],
+    timedLinks: [],
+    toleranceMs: 0,
+    cancelled: false,
+    version: { sourceVersion: version, eventId },
+  });
+
 const ids = async (url: string, sql: string) => (await queryRows(url, sql)).map((row) => Number(row.id));
 
 describeEachEngine('retention', (engine) => {
@@ -99,15 +111,7 @@ describeEachEngine('retention', (engine) => {
       pinnedAt: Date.now(),
     });
     // The source record's facts name the second state's event (the meeting's page links to it).
-    await store.meetings.resolve({
-      recordKey: 'sf:A',
-      source: 'salesforce',
-      exactLinks: ['ical:a'],
-      timedLinks: [],
-      toleranceMs: 0,
-      cancelled: false,
-      version: { sourceVersion: 2, eventId: a2.eventId },
-    });
+    await sourceRecordNames(store, 'A', 2, a2.eventId);
     // Meeting S: its first remap still waiting when the second state supersedes it; the second delivered.
     const s1 = await mapState(store, 'S', await ingestState(store, 'S', 1), 1, { waiting: true });
     const s2 = await mapState(store, 'S', await ingestState(store, 'S', 2), 2);
@@ -229,15 +233,7 @@ describeEachEngine('retention', (engine) => {
     const { store, url } = await open(engine);
     await deliveredState(store, 'A', 1);
     const a2 = await deliveredState(store, 'A', 2);
-    await store.meetings.resolve({
-      recordKey: 'sf:A',
-      source: 'salesforce',
-      exactLinks: ['ical:a'],
-      timedLinks: [],
-      toleranceMs: 0,
-      cancelled: false,
-      version: { sourceVersion: 2, eventId: a2.eventId },
-    });
+    await sourceRecordNames(store, 'A', 2, a2.eventId);
     await store.matches.setPin({
       meetingKey: 'sf:A',
       records: { opportunityId: '0068d0000101XyZAAU' },
