@@ -43,6 +43,15 @@ const EXPIRED = `j.state = 'running' AND j.lease_until <= $1
       AND (j.serial_key IS NULL OR NOT EXISTS (SELECT 1 FROM jobs s
         WHERE s.state = 'running' AND s.serial_key = j.serial_key AND s.id <> j.id AND s.lease_until > $1))`;
 
+/** Expired-lease candidates of one budget: its key and the row limit are the placeholders given ($1 is now). */
+export const expiredOfBudget = (key: string, limit: string): string =>
+  `SELECT ${CANDIDATE} FROM jobs j WHERE ${EXPIRED} AND j.rate_key = ${key} ORDER BY j.lease_until ${limitParam(limit)}`;
+
+/** Pending candidates of one budget in claim order, placeholders as in expiredOfBudget. */
+export const pendingOfBudget = (key: string, limit: string): string => `SELECT ${CANDIDATE} FROM jobs j
+    WHERE j.state = 'pending' AND j.rate_key = ${key} AND j.run_at <= $1 AND ${KEY_FREE}
+    ORDER BY j.priority, j.run_at, j.id ${limitParam(limit)}`;
+
 /** The pending job of this row's key, if any (at most one: jobs_pending_key is unique). */
 const PENDING_OF_KEY = `(SELECT p.id FROM jobs p WHERE p.coalesce_key = jobs.coalesce_key AND p.state = 'pending')`;
 
@@ -83,16 +92,14 @@ export const SQL = {
   /** Running jobs whose lease expired (the worker crashed): claimable again, oldest lease first. */
   claimExpired: `SELECT ${CANDIDATE} FROM jobs j WHERE ${EXPIRED} ORDER BY j.lease_until ${limitParam('$2')}`,
   /** The same, of one budget ($3) or of no budget. */
-  claimExpiredOf: `SELECT ${CANDIDATE} FROM jobs j WHERE ${EXPIRED} AND j.rate_key = $3 ORDER BY j.lease_until ${limitParam('$2')}`,
+  claimExpiredOf: expiredOfBudget('$3', '$2'),
   claimExpiredUnpaced: `SELECT ${CANDIDATE} FROM jobs j WHERE ${EXPIRED} AND j.rate_key IS NULL ORDER BY j.lease_until ${limitParam('$2')}`,
 
   /**
    * Pending jobs of one budget ($3), or of none, in claim order. Each walks jobs_pending_due
    * (rate_key, priority, run_at, id) in order and stops at LIMIT, so the cost is flat in queue depth.
    */
-  claimPendingOf: `SELECT ${CANDIDATE} FROM jobs j
-    WHERE j.state = 'pending' AND j.rate_key = $3 AND j.run_at <= $1 AND ${KEY_FREE}
-    ORDER BY j.priority, j.run_at, j.id ${limitParam('$2')}`,
+  claimPendingOf: pendingOfBudget('$3', '$2'),
   claimPendingUnpaced: `SELECT ${CANDIDATE} FROM jobs j
     WHERE j.state = 'pending' AND j.rate_key IS NULL AND j.run_at <= $1 AND ${KEY_FREE}
     ORDER BY j.priority, j.run_at, j.id ${limitParam('$2')}`,

@@ -10,7 +10,7 @@ import { boundKey, toJson } from '../store-values.ts';
 import type { ClaimOptions, FinishJob, InboundEvent, IngestResult, Job, MeetingCancellation, NewInboundMessage, NewJob, RateState } from '../types.ts';
 import { JOB_PRIORITY, logKeyOf } from '../types.ts';
 import type { Client } from './pool.ts';
-import { PG } from './sql.ts';
+import { claimCandidatesPaced, PG } from './sql.ts';
 
 /** The PostgreSQL engine's write operations, each run inside a transaction by store.ts. */
 
@@ -163,17 +163,15 @@ export async function claimJobs(client: Client, options: ClaimOptions & { now: n
   const slots = new Map<string, number>();
   let clock = now;
   if (pacing === undefined) {
-    candidates.push(...[...(await rows(client, PG.claimExpired, [now, limit])), ...(await rows(client, PG.claimPending, [now, limit]))].map(candidateFromRow));
+    candidates.push(...(await rows(client, PG.claimCandidatesAll, [now, limit])).map(candidateFromRow));
   } else {
-    candidates.push(...(await rows(client, PG.claimCandidatesUnpaced, [now, limit])).map(candidateFromRow));
-    for (const budget of pacing.budgets) {
-      const most = budget.limit === undefined ? limit : Math.min(pacing.max, limit);
-      if (most <= 0) continue;
-      const paced = (await rows(client, PG.claimCandidatesOf, [now, most, budget.key])).map(candidateFromRow);
+    const { budgets } = pacing;
+    const limits = budgets.map((budget) => (budget.limit === undefined ? limit : Math.max(0, Math.min(pacing.max, limit))));
+    const params = [now, limit, ...budgets.flatMap((budget, index) => [budget.key, limits[index]])];
+    candidates.push(...(await rows(client, claimCandidatesPaced(budgets.length), params)).map(candidateFromRow));
+    for (const budget of budgets) {
       // The budget is read only when it matters: a claim of unpaced work (mapping) costs no pacing statement.
-      if (paced.length === 0) continue;
-      candidates.push(...paced);
-      if (budget.limit === undefined) continue;
+      if (budget.limit === undefined || !candidates.some((candidate) => candidate.rateKey === budget.key)) continue;
       // After the claim lock: every instance's claims take slots one after another, on one clock.
       const [window] = await rows(client, PG.rateWindow, [logKeyOf(budget), budget.limit.windowMs]);
       clock = Number(window?.now);

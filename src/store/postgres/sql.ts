@@ -1,4 +1,4 @@
-import { SQL, THIS_RUNS_SLOT } from '../sql.ts';
+import { expiredOfBudget, pendingOfBudget, SQL, THIS_RUNS_SLOT } from '../sql.ts';
 
 /** PostgreSQL-only statements: set-based bulk writes (unnest), row locks and advisory locks. */
 
@@ -12,15 +12,39 @@ const LOCK_MEETINGS = 731004;
 const DB_NOW = `CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)`;
 
 /**
- * Both candidate lists of a claim in one statement. The inner selects pick ids; the outer one
- * locks those rows and, as PostgreSQL re-reads a row once its lock is taken, keeps only those
- * still claimable (an enqueue may have superseded a pending job meanwhile).
+ * Every candidate list of a claim in one statement, so all are read from one snapshot. Read by
+ * separate statements, a claim could see a mapping still running in the first (its newer sibling
+ * held back by the serial key) and, in the next, the remap that mapping enqueued as it committed
+ * meanwhile: the remap would be taken before the newer mapping that would have superseded it.
+ * The inner selects pick ids; the outer one locks those rows and, as PostgreSQL re-reads a row
+ * once its lock is taken, keeps only those still claimable (an enqueue may have superseded a
+ * pending job meanwhile).
  */
-function lockCandidates(expired: string, pending: string): string {
+function lockCandidates(lists: readonly string[]): string {
   return `SELECT j.id, j.coalesce_key, j.serial_key, j.rate_key, j.priority, j.run_at FROM jobs j
-    WHERE j.id = ANY(ARRAY(SELECT e.id FROM (${expired}) AS e) || ARRAY(SELECT p.id FROM (${pending}) AS p))
+    WHERE j.id = ANY(${lists.map((list, index) => `ARRAY(SELECT c${index}.id FROM (${list}) AS c${index})`).join(' || ')})
       AND (j.state = 'pending' OR (j.state = 'running' AND j.lease_until <= $1))
     FOR UPDATE OF j SKIP LOCKED`;
+}
+
+const pacedStatements = new Map<number, string>();
+
+/**
+ * A paced claim's candidates: the unpaced ones ($1 now, $2 their limit), then each budget's
+ * expired and pending ones (budget i: key $(3+2i), limit $(4+2i)).
+ */
+export function claimCandidatesPaced(budgets: number): string {
+  let statement = pacedStatements.get(budgets);
+  if (statement === undefined) {
+    const lists: string[] = [SQL.claimExpiredUnpaced, SQL.claimPendingUnpaced];
+    for (let index = 0; index < budgets; index += 1) {
+      const [key, limit] = [`$${3 + 2 * index}`, `$${4 + 2 * index}`];
+      lists.push(expiredOfBudget(key, limit), pendingOfBudget(key, limit));
+    }
+    statement = lockCandidates(lists);
+    pacedStatements.set(budgets, statement);
+  }
+  return statement;
 }
 
 export const PG = {
@@ -35,11 +59,8 @@ export const PG = {
   /** Meeting identity: one resolution at a time per schema, so two sources of one meeting never make two meetings. */
   lockMeetings: `SELECT pg_advisory_xact_lock(${LOCK_MEETINGS}, hashtext(current_schema()))`,
 
-  claimExpired: `${SQL.claimExpired} FOR UPDATE OF j SKIP LOCKED`,
-  claimPending: `${SQL.claimPending} FOR UPDATE OF j SKIP LOCKED`,
-  /** The expired-lease and pending candidates of one budget ($3), or of none, in one round trip. */
-  claimCandidatesOf: lockCandidates(SQL.claimExpiredOf, SQL.claimPendingOf),
-  claimCandidatesUnpaced: lockCandidates(SQL.claimExpiredUnpaced, SQL.claimPendingUnpaced),
+  /** A claim naming no budgets (tools and tests): expired and pending candidates alike ($1 now, $2 limit). */
+  claimCandidatesAll: lockCandidates([SQL.claimExpired, SQL.claimPending]),
   /**
    * The pacer reads the database's clock, not each instance's: instances whose clocks disagree by
    * a second would otherwise each see a different window and together send more than the limit.
