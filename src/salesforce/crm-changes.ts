@@ -25,8 +25,29 @@ export interface ChangedRecord {
 }
 
 export interface CrmChanges {
-  /** Up to `limit` records of `object` changed after `since` (an ISO instant), oldest change first. */
+  /** Up to `limit` records of `object` changed after `since` (a sweep position), oldest change first. */
   changedSince(object: SweptObject, since: string, limit: number): Promise<ChangedRecord[]>;
+}
+
+/**
+ * A sweep's position: the SystemModstamp read up to and the Id of the last record read at it,
+ * as the stored watermark's text (`<instant> <id>`; a watermark of an instant alone reads after it).
+ * Reads follow (SystemModstamp, Id): a bulk update stamps hundreds of records with one second, and
+ * a page ending inside that second must resume inside it, not after it.
+ */
+export interface SweepPosition {
+  modstamp: string;
+  afterId?: string;
+}
+
+const RECORD_ID = /^[0-9A-Za-z]{15}(?:[0-9A-Za-z]{3})?$/;
+
+export const positionText = (position: SweepPosition): string =>
+  position.afterId === undefined ? position.modstamp : `${position.modstamp} ${position.afterId}`;
+
+export function parsePosition(text: string): SweepPosition {
+  const [modstamp = '', afterId] = text.split(' ');
+  return afterId === undefined ? { modstamp } : { modstamp, afterId };
 }
 
 // A SOQL datetime literal is unquoted ISO 8601; only instants the bridge wrote reach here, checked all the same.
@@ -35,9 +56,13 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:?\
 export function createJsforceCrmChanges(api: SalesforceApi, logger: Logger): CrmChanges {
   return {
     async changedSince(object, since, limit) {
-      if (!INSTANT.test(since)) throw new SalesforceLookupError(`sweep: ${since} is not an instant`);
+      const { modstamp, afterId } = parsePosition(since);
+      if (!INSTANT.test(modstamp) || (afterId !== undefined && !RECORD_ID.test(afterId)))
+        throw new SalesforceLookupError(`sweep: ${since} is not a position (an instant, then an id)`);
       const fields = [...SWEPT_OBJECTS[object], 'SystemModstamp'];
-      const soql = `SELECT ${fields.join(', ')} FROM ${object} WHERE SystemModstamp > ${since} ORDER BY SystemModstamp ASC LIMIT ${Math.trunc(limit)}`;
+      const after =
+        afterId === undefined ? `SystemModstamp > ${modstamp}` : `(SystemModstamp > ${modstamp} OR (SystemModstamp = ${modstamp} AND Id > '${afterId}'))`;
+      const soql = `SELECT ${fields.join(', ')} FROM ${object} WHERE ${after} ORDER BY SystemModstamp ASC, Id ASC LIMIT ${Math.trunc(limit)}`;
       let rows: Array<Record<string, unknown>>;
       try {
         rows = (await api.get<{ records: Array<Record<string, unknown>> }>(`/query?q=${encodeURIComponent(soql)}`)).records;

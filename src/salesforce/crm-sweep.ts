@@ -7,7 +7,7 @@ import { rematchJob } from '../mapping/rematch-job.ts';
 import type { CrmDirectory } from '../matching/directory.ts';
 import { JOB_PRIORITY, type MatchStore, type NewJob } from '../store/types.ts';
 import { crmChangeOf } from './crm-change.ts';
-import { type CrmChanges, SWEPT_OBJECTS, type SweptObject } from './crm-changes.ts';
+import { type CrmChanges, positionText, SWEPT_OBJECTS, type SweptObject } from './crm-changes.ts';
 
 /**
  * `crm-sweep` (docs/calendars.md, re-matching): every REMATCH_SWEEP_INTERVAL, ask Salesforce what
@@ -50,7 +50,14 @@ export function createCrmSweepHandler(deps: CrmSweepDeps) {
       const last = records.at(-1);
       // With nothing new the watermark stays where this sweep began reading (stored the first time),
       // so a late sweep reads from there rather than one interval back from its own start.
-      watermarks.push({ object, modstamp: last === undefined ? since : new Date(Date.parse(last.systemModstamp)).toISOString() });
+      const lastId = last?.fields.Id;
+      watermarks.push({
+        object,
+        modstamp:
+          last === undefined
+            ? since
+            : positionText({ modstamp: new Date(Date.parse(last.systemModstamp)).toISOString(), ...(lastId === undefined ? {} : { afterId: lastId }) }),
+      });
       if (last === undefined) continue;
       for (const record of records) {
         const found = crmChangeOf({ sObjectType: object, fields: record.fields });

@@ -1,4 +1,12 @@
-import { PUBSUB_STATES, type PubSubCursor, type PubSubCursorAdvance, type PubSubCursors, type PubSubState } from './pubsub-types.ts';
+import {
+  PUBSUB_STATES,
+  type PubSubCursor,
+  type PubSubCursorAdvance,
+  type PubSubCursors,
+  type PubSubLease,
+  PubSubLeaseLostError,
+  type PubSubState,
+} from './pubsub-types.ts';
 import { num, numOrNull, textOrNull } from './row-mappers.ts';
 import type { SqlRunner } from './sql-channel-store.ts';
 
@@ -21,19 +29,30 @@ const finiteTime = (value: number, name: string): number => {
 };
 
 // A first event creates the row as subscribed: events arrive only on an open stream.
-const ADVANCE = `INSERT INTO pubsub_cursors (org_id, topic, replay_id, commit_timestamp, last_event_at, state, updated_at)
-  VALUES ($1, $2, $3, $4, $5, 'subscribed', $5)
-  ON CONFLICT (org_id, topic) DO UPDATE SET replay_id = excluded.replay_id,
+const ADVANCE_SET = `ON CONFLICT (org_id, topic) DO UPDATE SET replay_id = excluded.replay_id,
     commit_timestamp = COALESCE(excluded.commit_timestamp, pubsub_cursors.commit_timestamp),
     last_event_at = excluded.last_event_at, updated_at = excluded.updated_at`;
+const ADVANCE = `INSERT INTO pubsub_cursors (org_id, topic, replay_id, commit_timestamp, last_event_at, state, updated_at)
+  VALUES ($1, $2, $3, $4, $5, 'subscribed', $5) ${ADVANCE_SET}`;
 
-/** The statement and its parameters that store `cursor`; throws (rolling the ingest back) on a malformed one. */
-export function cursorAdvance(cursor: PubSubCursorAdvance): { sql: string; params: [string, string, Buffer, number | null, number] } {
+/** Whether `$6` (lease name) is held by `$7` (owner) unexpired at `$5`: a condition of the fenced writes. */
+const LEASE_HELD = `EXISTS (SELECT 1 FROM singleton_leases l WHERE l.name = $6 AND l.owner = $7 AND l.lease_until > $5)`;
+// The same, only while the lease is held: no row is written otherwise, and the caller fails the ingest.
+const FENCED_ADVANCE = `INSERT INTO pubsub_cursors (org_id, topic, replay_id, commit_timestamp, last_event_at, state, updated_at)
+  SELECT $1, $2, $3, $4, $5, 'subscribed', $5 WHERE ${LEASE_HELD} ${ADVANCE_SET}`;
+
+type AdvanceParams = [string, string, Buffer, number | null, number, ...string[]];
+
+/**
+ * The statement and its parameters that store `cursor`; throws (rolling the ingest back) on a
+ * malformed one. With a lease, a statement that wrote no row means the lease is lost: the caller
+ * throws `PubSubLeaseLostError` so the events are not stored either.
+ */
+export function cursorAdvance(cursor: PubSubCursorAdvance): { sql: string; params: AdvanceParams; lease?: PubSubLease } {
   const commit = cursor.commitTimestamp === undefined ? null : finiteTime(cursor.commitTimestamp, 'commitTimestamp');
-  return {
-    sql: ADVANCE,
-    params: [cursor.orgId, cursor.topic, replayBytes(cursor.replayId), commit, finiteTime(cursor.at, 'at')],
-  };
+  const params: AdvanceParams = [cursor.orgId, cursor.topic, replayBytes(cursor.replayId), commit, finiteTime(cursor.at, 'at')];
+  if (cursor.lease === undefined) return { sql: ADVANCE, params };
+  return { sql: FENCED_ADVANCE, params: [...params, cursor.lease.name, cursor.lease.owner], lease: cursor.lease };
 }
 
 function cursorFromRow(row: Row): PubSubCursor {
@@ -65,12 +84,25 @@ export function createSqlPubSubCursors(runner: SqlRunner): PubSubCursors {
     async list() {
       return (await q(`SELECT * FROM pubsub_cursors ORDER BY org_id, topic`)).map(cursorFromRow);
     },
-    async saveKeepalive(orgId, topic, replayId, at) {
-      await q(
-        `INSERT INTO pubsub_cursors (org_id, topic, replay_id, last_keepalive_at, state, updated_at) VALUES ($1, $2, $3, $4, 'subscribed', $4)
-         ON CONFLICT (org_id, topic) DO UPDATE SET replay_id = excluded.replay_id, last_keepalive_at = excluded.last_keepalive_at, updated_at = excluded.updated_at`,
-        [orgId, topic, replayBytes(replayId), finiteTime(at, 'at')],
+    async saveKeepalive(orgId, topic, replayId, at, lease) {
+      const set = `ON CONFLICT (org_id, topic) DO UPDATE SET replay_id = excluded.replay_id, last_keepalive_at = excluded.last_keepalive_at,
+        updated_at = excluded.updated_at`;
+      const params = [orgId, topic, replayBytes(replayId), finiteTime(at, 'at')];
+      if (lease === undefined) {
+        await q(
+          `INSERT INTO pubsub_cursors (org_id, topic, replay_id, last_keepalive_at, state, updated_at) VALUES ($1, $2, $3, $4, 'subscribed', $4) ${set}`,
+          params,
+        );
+        return;
+      }
+      // RETURNING answers the row written, on both engines: none when the lease is lost.
+      const written = await q(
+        `INSERT INTO pubsub_cursors (org_id, topic, replay_id, last_keepalive_at, state, updated_at)
+         SELECT $1, $2, $3, $4, 'subscribed', $4 WHERE EXISTS (SELECT 1 FROM singleton_leases l WHERE l.name = $5 AND l.owner = $6 AND l.lease_until > $4)
+         ${set} RETURNING topic`,
+        [...params, lease.name, lease.owner],
       );
+      if (written.length === 0) throw new PubSubLeaseLostError(lease);
     },
     async noteState(orgId, topic, note) {
       if (!PUBSUB_STATES.includes(note.state)) throw new TypeError(`unknown Pub/Sub state ${String(note.state)}`);

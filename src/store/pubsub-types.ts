@@ -40,6 +40,25 @@ export interface PubSubCursorAdvance {
   /** The newest event's `commitTimestamp` (epoch ms); absent when no event of the ingest could be read, and the stored one stays. */
   commitTimestamp?: number;
   at: number;
+  /** The subscription's lease: the id is stored only while `owner` holds it unexpired at `at`, else the ingest fails whole. */
+  lease?: PubSubLease;
+}
+
+export interface PubSubLease {
+  name: string;
+  owner: string;
+}
+
+/**
+ * A replay id written by an instance that no longer holds its subscription's lease: refused, so
+ * two instances' writes never interleave and move the stored position back (docs/operations.md,
+ * "Salesforce Pub/Sub").
+ */
+export class PubSubLeaseLostError extends Error {
+  constructor(lease: PubSubLease) {
+    super(`the Pub/Sub lease ${lease.name} is no longer held by ${lease.owner}: nothing stored`);
+    this.name = 'PubSubLeaseLostError';
+  }
 }
 
 export interface PubSubStateNote {
@@ -60,7 +79,8 @@ export interface PubSubCursors {
    * The replay id of a keepalive (an empty fetch response's `latest_replay_id`). The subscriber
    * saves it only while no event is in flight: saved during one, a crash would skip that event.
    */
-  saveKeepalive(orgId: string, topic: string, replayId: Uint8Array, at: number): Promise<void>;
+  /** With `lease`, saved only while its owner holds it unexpired at `at`; else rejects with PubSubLeaseLostError. */
+  saveKeepalive(orgId: string, topic: string, replayId: Uint8Array, at: number, lease?: PubSubLease): Promise<void>;
   /** The subscription's state; `resubscribing` counts one more resubscribe, an `error` is kept with its time. */
   noteState(orgId: string, topic: string, note: PubSubStateNote): Promise<void>;
 }

@@ -12,7 +12,7 @@ import { openDeal, startCrmWorld } from './support/crm-world.ts';
  * The re-match sweep through the whole bridge on both engines, with no Outbound Message set up at
  * all: the bridge asks Salesforce what changed since its watermark (SystemModstamp) every
  * REMATCH_SWEEP_INTERVAL, finds the opportunity created after the first call, and re-matches the
- * meeting once; the watermarks are stored.
+ * meeting once; the watermarks (the last stamp and the id read at it) are stored.
  */
 
 const cleanups = cleanupAfterEach();
@@ -43,7 +43,7 @@ describeEachEngine('the re-match sweep through startBridge', (engine) => {
       'the sweep to store its watermark',
       async () => (await queryRows(bridge.databaseUrl, `SELECT modstamp FROM crm_watermarks WHERE object = 'Opportunity'`)).length === 1,
     );
-    expect(await queryRows(bridge.databaseUrl, `SELECT modstamp FROM crm_watermarks WHERE object = 'Opportunity'`)).toEqual([{ modstamp: stamp }]);
+    expect(await queryRows(bridge.databaseUrl, `SELECT modstamp FROM crm_watermarks WHERE object = 'Opportunity'`)).toEqual([{ modstamp: `${stamp} ${DEAL}` }]);
     const [latest] = await queryRows(bridge.databaseUrl, 'SELECT summary FROM match_records ORDER BY id DESC LIMIT 1');
     expect(String(latest?.summary)).toMatch(new RegExp(`^Re-matched \\(Opportunity ${DEAL} changed in Salesforce \\(sweep\\)\\)`));
     // Later sweeps find nothing new: still two remaps.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { InboundEvent, NewJob, PubSubCursorAdvance } from '../../src/store/types.ts';
+import { type InboundEvent, type NewJob, type PubSubCursorAdvance, PubSubLeaseLostError } from '../../src/store/types.ts';
 import { claimAll, message, oneRemapPerEvent, type StoreHarness, T0, uniqueKey, useFixture } from './conformance-fixture.ts';
 
 /*
@@ -108,6 +108,30 @@ export function pubsubConformance(harness: StoreHarness): void {
         lastKeepaliveAt: T0 + 270_000,
         updatedAt: T0 + 270_000,
       });
+    });
+
+    it('when the lease is held by another instance, then an ingest naming this one stores neither the events nor the id, and rejects; held by this one, both are stored', async () => {
+      // Arrange: instance b took the lease; a still streams a batch it received before.
+      const { store } = await fixture.fresh();
+      const lease = { name: `pubsub:${ORG}:${TOPIC}`, owner: 'instance-a' };
+      await store.ingest(cdcMessage([uniqueKey('cdc')], cursor(bytes(1))), () => []);
+      expect(await store.channels.tryLease(lease.name, 'instance-b', 20_000, T0)).toBe(true);
+      const late = uniqueKey('cdc');
+
+      // Act
+      const refused = store.ingest(cdcMessage([late], cursor(bytes(2), { at: T0 + 1_000, lease })), oneRemapPerEvent);
+      const keepalive = store.pubsub.saveKeepalive(ORG, TOPIC, bytes(3), T0 + 1_000, lease);
+
+      // Assert: nothing of a's is stored; once a holds the lease again, its ingest is.
+      await expect(refused).rejects.toThrow(PubSubLeaseLostError);
+      await expect(keepalive).rejects.toThrow(PubSubLeaseLostError);
+      expect((await store.pubsub.get(ORG, TOPIC))?.replayId).toEqual(bytes(1));
+      expect(await store.nextDueAt()).toBeUndefined();
+      expect(await store.channels.tryLease(lease.name, 'instance-a', 20_000, T0 + 30_000)).toBe(true);
+      const stored = await store.ingest(cdcMessage([late], cursor(bytes(4), { at: T0 + 31_000, lease })), oneRemapPerEvent);
+      await store.pubsub.saveKeepalive(ORG, TOPIC, bytes(5), T0 + 32_000, lease);
+      expect(stored.created.map((event) => event.dedupeKey)).toEqual([late]);
+      expect((await store.pubsub.get(ORG, TOPIC))?.replayId).toEqual(bytes(5));
     });
 
     it('when states are noted, then resubscribes are counted, the last error is kept with its time and the holder changes only when given', async () => {

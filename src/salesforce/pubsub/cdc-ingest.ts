@@ -1,7 +1,7 @@
 import type { Logger } from '../../core/logger.ts';
 import { mapEventJobsFor } from '../../mapping/map-event-job.ts';
 import type { InboundMetrics } from '../../metrics/bridge-metrics.ts';
-import type { Store } from '../../store/types.ts';
+import type { PubSubLease, Store } from '../../store/types.ts';
 import { salesforceRecordKey, type StoredNotification } from '../stored-notification.ts';
 import type { ChangeDecoder, DecodedChange } from './avro-decoder.ts';
 import { type CdcNotification, cdcNotifications } from './cdc-notifications.ts';
@@ -32,6 +32,8 @@ export interface CdcIngestDeps {
   logger: Logger;
   metrics?: InboundMetrics;
   now?: () => number;
+  /** The subscription's lease: a replay id is stored only while this instance holds it. */
+  lease?: PubSubLease;
 }
 
 export interface CdcIngest {
@@ -115,17 +117,41 @@ export function createCdcIngest(deps: CdcIngestDeps): CdcIngest {
         // A batch none of whose events could be decoded has no commit time: the stored one stays.
         ...(cursor === undefined
           ? {}
-          : { cursor: { orgId: deps.orgId, topic, replayId: cursor.replayId, ...(commit === undefined ? {} : { commitTimestamp: commit }), at } }),
+          : {
+              cursor: {
+                orgId: deps.orgId,
+                topic,
+                replayId: cursor.replayId,
+                ...(commit === undefined ? {} : { commitTimestamp: commit }),
+                at,
+                ...(deps.lease ? { lease: deps.lease } : {}),
+              },
+            }),
       },
       jobsFor,
     );
     deps.metrics?.inboundNotifications(PUBSUB_SOURCE, { acked: result.created.length, duplicate: result.duplicates.length });
   }
 
-  async function changedAround(topic: string, entityName: string, commitTimestamp: number) {
-    const records = await deps.reader.changedSince(entityName, commitTimestamp - OVERFLOW_LEAD_MS);
-    deps.logger.info('a Change Data Capture overflow: the entity is read again by SystemModstamp', { topic, entityName, records: records.length });
-    return records.map((record) => recordNotification(topic, entityName, record));
+  async function storeRecords(topic: string, sObjectType: string, records: ReadonlyArray<Record<string, string>>) {
+    for (let start = 0; start < records.length; start += RECORDS_PER_INGEST) {
+      const chunk = records.slice(start, start + RECORDS_PER_INGEST);
+      await ingest(
+        topic,
+        { topic, backstop: sObjectType, records: chunk },
+        chunk.map((record) => recordNotification(topic, sObjectType, record)),
+      );
+    }
+  }
+
+  /**
+   * An overflow's entity read again by SystemModstamp, stored page by page before the batch that
+   * carries the overflow's replay id: however many records it holds, no transaction grows with it,
+   * and a batch that then fails is read again (the records' keys store nothing twice).
+   */
+  async function rereadOverflow(topic: string, entityName: string, commitTimestamp: number) {
+    const records = await deps.reader.changedSince(entityName, commitTimestamp - OVERFLOW_LEAD_MS, (page) => storeRecords(topic, entityName, page));
+    deps.logger.info('a Change Data Capture overflow: the entity was read again by SystemModstamp', { topic, entityName, records });
   }
 
   return {
@@ -135,13 +161,12 @@ export function createCdcIngest(deps: CdcIngestDeps): CdcIngest {
       deps.metrics?.inboundEventsReceived?.(PUBSUB_SOURCE, events.length);
       const changes = await decodeAll(events);
       const notifications: CdcNotification[] = [];
-      const reread: Array<{ dedupeKey: string; parsedPayload: unknown }> = [];
       for (const change of changes) {
         const outcome = cdcNotifications(change, context(topic));
         if (outcome.kind === 'ignored') {
           deps.metrics?.inboundNotificationsIgnored?.(PUBSUB_SOURCE, outcome.reason.includes('changeOrigin') ? 'own_change' : 'no_record', 1);
           deps.logger.debug('a Change Data Capture event is ignored', { topic, reason: outcome.reason });
-        } else if (outcome.kind === 'overflow') reread.push(...(await changedAround(topic, outcome.entityName, outcome.commitTimestamp)));
+        } else if (outcome.kind === 'overflow') await rereadOverflow(topic, outcome.entityName, outcome.commitTimestamp);
         else notifications.push(...outcome.notifications);
       }
       const stored = await withFetched(notifications);
@@ -149,20 +174,11 @@ export function createCdcIngest(deps: CdcIngestDeps): CdcIngest {
       await ingest(
         topic,
         { topic, changes },
-        [...stored.map((notification, index) => ({ dedupeKey: notifications[index]!.dedupeKey, parsedPayload: notification })), ...reread],
+        stored.map((notification, index) => ({ dedupeKey: notifications[index]!.dedupeKey, parsedPayload: notification })),
         last,
         commit,
       );
     },
-    async storeRecords(topic, sObjectType, records) {
-      for (let start = 0; start < records.length; start += RECORDS_PER_INGEST) {
-        const chunk = records.slice(start, start + RECORDS_PER_INGEST);
-        await ingest(
-          topic,
-          { topic, backstop: sObjectType, records: chunk },
-          chunk.map((record) => recordNotification(topic, sObjectType, record)),
-        );
-      }
-    },
+    storeRecords,
   };
 }

@@ -63,6 +63,9 @@ function textFields(fields: Record<string, unknown>): Record<string, string> {
   return text;
 }
 
+/** Unmapped types whose updates re-matching can use only with fields the update may leave out. */
+const READ_WHOLE_ON_UPDATE: ReadonlySet<string> = new Set(['OpportunityContactRole']);
+
 export function cdcNotifications(change: CdcChange, context: CdcContext): CdcOutcome {
   const { header } = change;
   const client = originClient(header.changeOrigin);
@@ -91,8 +94,9 @@ export function cdcNotifications(change: CdcChange, context: CdcContext): CdcOut
         fields: deleted ? {} : { ...fields, Id: id, SystemModstamp: modstamp },
       },
       // Re-matching reads only what changed (an Opportunity's Account, a Contact's Email); a mapped
-      // type's update names only its changed fields, and the mapping needs the whole record.
-      fetch: !deleted && (gap || (header.changeType === 'UPDATE' && context.mapsType(header.entityName))),
+      // type's update names only its changed fields, and the mapping needs the whole record; so does
+      // a contact role's, whose Opportunity re-matching must know whatever changed.
+      fetch: !deleted && (gap || (header.changeType === 'UPDATE' && (context.mapsType(header.entityName) || READ_WHOLE_ON_UPDATE.has(header.entityName)))),
       deleted,
     })),
   };

@@ -23,17 +23,31 @@ export interface PeriodicBackstopOptions {
   now?: () => number;
 }
 
-export function startPeriodicBackstop(options: PeriodicBackstopOptions): SerialTicks<void> {
+export interface PeriodicBackstop extends SerialTicks<void> {
+  /** A read from `from` is owed (a catch-up that failed): the next reads start there until one succeeds. */
+  reachBack(from: number): void;
+}
+
+export function startPeriodicBackstop(options: PeriodicBackstopOptions): PeriodicBackstop {
   const now = options.now ?? Date.now;
   let lastFrom: number | undefined;
-  return startSerialTicks(
+  let owed: number | undefined;
+  const ticks = startSerialTicks(
     async () => {
       if (!options.holds()) return;
       const started = now();
-      await options.backstop(lastFrom);
+      const owedNow = owed;
+      await options.backstop(owedNow === undefined ? lastFrom : Math.min(owedNow, lastFrom ?? owedNow));
       // Only a read that finished moves the watermark: a failed one is read again from the same point.
       lastFrom = started - BACKSTOP_OVERLAP_MS;
+      // What was owed before this read is read; a debt noted during it is still owed.
+      if (owed === owedNow) owed = undefined;
     },
     { everyMs: options.everyMs, logger: options.logger, failure: 'Salesforce Pub/Sub backstop failed' },
   );
+  return Object.assign(ticks, {
+    reachBack(from: number) {
+      owed = owed === undefined ? from : Math.min(owed, from);
+    },
+  });
 }

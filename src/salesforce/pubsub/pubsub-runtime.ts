@@ -5,7 +5,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Config } from '../../core/config.ts';
 import type { IntegrationReport } from '../../core/health-registry.ts';
 import type { Logger } from '../../core/logger.ts';
-import type { SerialTicks } from '../../core/serial-ticks.ts';
 import type { MappingRules } from '../../mapping/rules-schema.ts';
 import type { InboundMetrics } from '../../metrics/bridge-metrics.ts';
 import type { Store } from '../../store/types.ts';
@@ -14,7 +13,8 @@ import { createChangeDecoder } from './avro-decoder.ts';
 import { createCdcIngest } from './cdc-ingest.ts';
 import { fetchStreamOf } from './fetch-stream.ts';
 import { createPubSubClient } from './grpc-client.ts';
-import { startPeriodicBackstop } from './periodic-backstop.ts';
+import { pubsubLeaseName } from './lease-name.ts';
+import { type PeriodicBackstop, startPeriodicBackstop } from './periodic-backstop.ts';
 import { createRecordReader } from './record-reader.ts';
 import { startSubscription, type Subscription } from './subscription.ts';
 import { backstopObjects } from './topic-objects.ts';
@@ -80,7 +80,7 @@ export function createPubSubRuntime(
   const abort = new AbortController();
   const subscriptions: Subscription[] = [];
   const reporters: TopicReporter[] = [];
-  const backstops: Array<SerialTicks<void>> = [];
+  const backstops: PeriodicBackstop[] = [];
   let session: SalesforceSession | undefined;
   let refreshing: Promise<void> | undefined;
   let booting: Promise<void> | undefined;
@@ -116,7 +116,10 @@ export function createPubSubRuntime(
       .finally(() => (refreshing = undefined)));
 
   function subscribe(orgId: string, topic: string): Subscription {
+    // Replay ids are written only under the lease: a holder that lost it cannot move the position back.
+    const lease = { name: pubsubLeaseName(orgId, topic), owner };
     const ingest = createCdcIngest({
+      lease,
       store,
       decoder,
       reader,
@@ -126,24 +129,34 @@ export function createPubSubRuntime(
       logger,
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
     });
-    // What changed since `from`, by SystemModstamp, stored like the stream's events (with keys of its own).
-    const backstop = async (since: number | undefined) => {
-      const from = since ?? Date.now() - config.SALESFORCE_PUBSUB_BACKSTOP;
-      await report.backstop(from);
+    // What changed since `from`, by SystemModstamp, stored like the stream's events (with keys of its own), page by page.
+    const readChangedSince = async (from: number) => {
       for (const sObjectType of backstopObjects(topic, deps.rules)) {
-        const records = await reader.changedSince(sObjectType, from);
-        await ingest.storeRecords(topic, sObjectType, records);
-        logger.info('Salesforce Pub/Sub backstop read what changed by SystemModstamp', {
-          topic,
-          sObjectType,
-          since: new Date(from).toISOString(),
-          records: records.length,
-        });
+        const records = await reader.changedSince(sObjectType, from, (page) => ingest.storeRecords(topic, sObjectType, page));
+        logger.info('Salesforce Pub/Sub backstop read what changed by SystemModstamp', { topic, sObjectType, since: new Date(from).toISOString(), records });
       }
     };
     const report = topicReporter({ store: store.pubsub, leases: store.channels, orgId, topic, owner, leaseMs: timing.leaseMs, health: deps.health, logger });
     reporters.push(report);
-    backstops.push(startPeriodicBackstop({ everyMs: config.SALESFORCE_PUBSUB_BACKSTOP, holds: report.holds, backstop, logger }));
+    const periodic = startPeriodicBackstop({
+      everyMs: config.SALESFORCE_PUBSUB_BACKSTOP,
+      holds: report.holds,
+      backstop: (since) => readChangedSince(since ?? Date.now() - config.SALESFORCE_PUBSUB_BACKSTOP),
+      logger,
+    });
+    backstops.push(periodic);
+    // The stored replay id was refused: what changed since the last stored commit is read at once.
+    // A read that fails is owed: the periodic backstop reads from the same point until one succeeds.
+    const catchUp = async (since: number | undefined) => {
+      const from = since ?? Date.now() - config.SALESFORCE_PUBSUB_BACKSTOP;
+      await report.backstop(from);
+      try {
+        await readChangedSince(from);
+      } catch (error) {
+        periodic.reachBack(from);
+        throw error;
+      }
+    };
     return startSubscription({
       topic,
       batch: config.SALESFORCE_PUBSUB_BATCH,
@@ -160,13 +173,14 @@ export function createPubSubRuntime(
         };
       },
       store: (events) => ingest.storeEvents(topic, events),
-      keepalive: (replayId) => store.pubsub.saveKeepalive(orgId, topic, replayId, Date.now()),
-      backstop,
+      keepalive: (replayId) => store.pubsub.saveKeepalive(orgId, topic, replayId, Date.now(), lease),
+      backstop: catchUp,
       refreshAuth,
       holdLease: report.holdLease,
       releaseLease: report.releaseLease,
       onState: report.onState,
       onResponse: report.onResponse,
+      onBackoff: (attempt, ms) => logger.info('Salesforce Pub/Sub: the next stream opens after a pause', { topic, attempt: attempt + 1, ms }),
     });
   }
 

@@ -46,14 +46,27 @@ export interface RecordReader {
   /**
    * The records of a type whose SystemModstamp is at or after `since` (epoch ms), oldest first:
    * what a lost replay id or an overflow event leaves to be read again (docs/protocols.md, Pub/Sub).
+   * Each page goes to `each` before the next is read (so a read of millions holds one page);
+   * resolves with how many records were read.
    */
-  changedSince(sObjectType: string, since: number): Promise<Array<Record<string, string>>>;
+  changedSince(sObjectType: string, since: number, each: (page: Array<Record<string, string>>) => Promise<void>): Promise<number>;
 }
 
-// One page of a SystemModstamp read; the next page starts at the last page's newest stamp.
+// One page of a SystemModstamp read.
 const CHANGED_PER_QUERY = 2000;
-// A bound on one read's pages: a backstop reads the changes of hours, not an org's history.
-const CHANGED_PAGES = 50;
+
+/**
+ * Where the page after `last` starts. Pages follow (SystemModstamp, Id), never the stamp alone:
+ * one bulk load stamps thousands of records with the same second, and a read resuming "at or
+ * after the last stamp" would then stop inside that second, or one resuming "after it" skip the
+ * rest of it.
+ */
+function after(last: Record<string, string>): string | undefined {
+  const stamp = last.SystemModstamp === undefined ? Number.NaN : Date.parse(last.SystemModstamp);
+  if (Number.isNaN(stamp) || last.Id === undefined || !RECORD_ID.test(last.Id)) return undefined;
+  const at = new Date(stamp).toISOString();
+  return `(SystemModstamp > ${at} OR (SystemModstamp = ${at} AND Id > '${last.Id}'))`;
+}
 
 export function createRecordReader(api: Pick<SalesforceApi, 'get'>, rules: () => MappingRules): RecordReader {
   const textValues = (fields: readonly string[], record: Record<string, unknown>) => {
@@ -65,24 +78,21 @@ export function createRecordReader(api: Pick<SalesforceApi, 'get'>, rules: () =>
     return values;
   };
   return {
-    async changedSince(sObjectType, since) {
-      if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(sObjectType)) return [];
+    async changedSince(sObjectType, since, each) {
+      if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(sObjectType)) return 0;
       const fields = fieldsToRead(rules(), sObjectType);
-      const records: Array<Record<string, string>> = [];
-      let from = new Date(since).toISOString();
-      for (let page = 0; page < CHANGED_PAGES; page += 1) {
-        const soql = `SELECT ${fields.join(', ')} FROM ${sObjectType} WHERE SystemModstamp >= ${from} ORDER BY SystemModstamp ASC LIMIT ${CHANGED_PER_QUERY}`;
-        const answer = await api.get<{ records: Array<Record<string, unknown>> }>(`/query?q=${encodeURIComponent(soql)}`);
-        const found = answer.records.map((record) => textValues(fields, record)).filter((values) => values.Id !== undefined);
-        records.push(...found);
-        const last = found.at(-1)?.SystemModstamp;
-        if (answer.records.length < CHANGED_PER_QUERY || last === undefined) break;
-        const next = new Date(Date.parse(last)).toISOString();
-        // A page of one stamp only cannot move on: the rest share it with the last record read.
-        if (next === from) break;
-        from = next;
+      let where: string | undefined = `SystemModstamp >= ${new Date(since).toISOString()}`;
+      let read = 0;
+      while (where !== undefined) {
+        const soql: string = `SELECT ${fields.join(', ')} FROM ${sObjectType} WHERE ${where} ORDER BY SystemModstamp ASC, Id ASC LIMIT ${CHANGED_PER_QUERY}`;
+        const answer: { records: Array<Record<string, unknown>> } = await api.get(`/query?q=${encodeURIComponent(soql)}`);
+        const page = answer.records.map((record) => textValues(fields, record)).filter((values) => values.Id !== undefined);
+        if (page.length > 0) await each(page);
+        read += page.length;
+        const last = page.at(-1);
+        where = answer.records.length < CHANGED_PER_QUERY || last === undefined ? undefined : after(last);
       }
-      return records;
+      return read;
     },
     async read(sObjectType, ids) {
       const found = new Map<string, Record<string, string>>();

@@ -34,12 +34,18 @@ export interface SessionOptions {
   onResponse?(response: FetchResponse): void;
 }
 
-export type SessionEnd =
-  | { reason: 'closed'; received: number }
-  | { reason: 'error'; received: number; end: Extract<StreamEnd, { kind: 'error' }> }
-  | { reason: 'silent'; received: number }
-  | { reason: 'store-failed'; received: number; error: Error }
-  | { reason: 'stopped'; received: number };
+/** How a session ended, with the events it received and those it stored (a failed store stores none of its batch). */
+export type SessionEnd = (
+  | { reason: 'closed' }
+  | { reason: 'error'; end: Extract<StreamEnd, { kind: 'error' }> }
+  | { reason: 'silent' }
+  | { reason: 'store-failed'; error: Error }
+  | { reason: 'stopped' }
+) & { received: number; stored: number };
+
+/** A session end before its counts are added (distributes over the union). */
+type WithoutCounts<End> = End extends SessionEnd ? Omit<End, 'received' | 'stored'> : never;
+type EndReason = WithoutCounts<SessionEnd>;
 
 export interface Session {
   /** Resolves once the stream ended and every batch received before its end was stored (or failed). */
@@ -53,20 +59,22 @@ export function runSession(options: SessionOptions): Session {
   let outstanding = 0;
   let waitingToStore = 0;
   let received = 0;
+  let stored = 0;
   let chain: Promise<void> = Promise.resolve();
   let finished = false;
-  // After a failed store nothing later is stored: replay ids must be stored in order.
-  let failed = false;
+  // After a failed store nothing later is stored: replay ids must be stored in order. A store that
+  // fails after the stream ended (the server closed it while the store ran) still decides the end.
+  let failed: Error | undefined;
   let watchdog: NodeJS.Timeout | undefined;
   let settle!: (end: SessionEnd) => void;
   const ended = new Promise<SessionEnd>((resolve) => (settle = resolve));
 
   // The end waits for the stores already queued: a session reports only once what it received is durable.
-  const finish = (end: SessionEnd) => {
+  const finish = (end: EndReason) => {
     if (finished) return;
     finished = true;
     clearTimeout(watchdog);
-    void chain.then(() => settle(end));
+    void chain.then(() => settle({ ...(failed ? { reason: 'store-failed', error: failed } : end), received, stored } as SessionEnd));
   };
   const ask = () => {
     outstanding += batch;
@@ -76,7 +84,7 @@ export function runSession(options: SessionOptions): Session {
     clearTimeout(watchdog);
     watchdog = setTimeout(() => {
       stream.cancel();
-      finish({ reason: 'silent', received });
+      finish({ reason: 'silent' });
     }, options.silenceMs);
     watchdog.unref();
   };
@@ -89,7 +97,7 @@ export function runSession(options: SessionOptions): Session {
     if (events.length === 0) {
       const replayId = response.latestReplayId;
       chain = chain.then(async () => {
-        if (!failed && waitingToStore === 0 && replayId.length > 0) await options.keepalive(replayId);
+        if (!failed && !finished && waitingToStore === 0 && replayId.length > 0) await options.keepalive(replayId);
       });
       chain = chain.catch((error: unknown) => fail(error));
       return;
@@ -101,6 +109,7 @@ export function runSession(options: SessionOptions): Session {
       .then(async () => {
         if (failed) return;
         await options.store(events);
+        stored += events.length;
         waitingToStore -= events.length;
         if (!finished && outstanding === 0 && waitingToStore === 0) ask();
       })
@@ -108,13 +117,13 @@ export function runSession(options: SessionOptions): Session {
   });
   const fail = (error: unknown) => {
     if (failed) return;
-    failed = true;
+    failed = error instanceof Error ? error : new Error(String(error));
     if (finished) return;
     stream.cancel();
-    finish({ reason: 'store-failed', received, error: error instanceof Error ? error : new Error(String(error)) });
+    finish({ reason: 'store-failed', error: failed });
   };
   stream.onEnd((end) => {
-    finish(end.kind === 'closed' ? { reason: 'closed', received } : { reason: 'error', received, end });
+    finish(end.kind === 'closed' ? { reason: 'closed' } : { reason: 'error', end });
   });
 
   stream.write({
@@ -131,7 +140,7 @@ export function runSession(options: SessionOptions): Session {
     stop() {
       if (finished) return;
       stream.cancel();
-      finish({ reason: 'stopped', received });
+      finish({ reason: 'stopped' });
     },
   };
 }

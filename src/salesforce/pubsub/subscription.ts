@@ -12,7 +12,10 @@ import { type FetchResponse, type FetchStream, GRPC_STATUS, type ReceivedEvent, 
  *   reads by SOQL what changed since the last stored commit, for what fell out of retention;
  * - UNAUTHENTICATED: the token is refreshed and the channel rebuilt, then at once a new stream;
  * - UNAVAILABLE, INTERNAL, a closed or a silent stream, a failed store: a new stream after a
- *   backoff with full jitter, growing with each stream in a row that received nothing.
+ *   backoff with full jitter, growing with each stream in a row that stored nothing. Counting
+ *   stored events, not received ones: a batch that cannot be stored (a REST read refused, the
+ *   database full) comes again with every new stream, and each delivery counts against the org's
+ *   daily event allocation, so it must not be fetched again every second.
  * Only the holder of the subscription's lease streams: with several instances another takes over
  * from the stored replay id once the holder stops renewing it.
  */
@@ -43,6 +46,8 @@ export interface SubscriptionOptions {
   onState(state: SubscriptionState, detail?: { error?: string; end?: SessionEnd }): void;
   onResponse?(response: FetchResponse): void;
   backoff?: { baseMs: number; maxMs: number };
+  /** Told of each wait before a new stream: its place in the row of streams that stored nothing, and its length. */
+  onBackoff?(attempt: number, ms: number): void;
   /** How often a waiting instance asks for the lease, and the holder renews it between streams. */
   leaseEveryMs?: number;
   random?: () => number;
@@ -64,8 +69,8 @@ export function nextStep(end: SessionEnd): 'earliest-and-backstop' | 'refresh-au
       return 'earliest-and-backstop';
     if (end.end.code === GRPC_STATUS.UNAUTHENTICATED) return 'refresh-auth';
   }
-  // A stream that delivered events ended as streams do (a server restart, a closed stream): resume at once.
-  if (end.reason === 'closed' && end.received > 0) return 'at-once';
+  // A stream whose events were stored ended as streams do (a server restart, a closed stream): resume at once.
+  if (end.reason === 'closed' && end.stored > 0) return 'at-once';
   return 'backoff';
 }
 
@@ -123,7 +128,7 @@ export function startSubscription(options: SubscriptionOptions): Subscription {
     renew.unref();
     const end = await current.ended.finally(() => clearInterval(renew));
     session = undefined;
-    if (end.received > 0) {
+    if (end.stored > 0) {
       fromEarliest = false;
       quietInARow = 0;
     }
@@ -149,7 +154,9 @@ export function startSubscription(options: SubscriptionOptions): Subscription {
   }
 
   async function backOff(): Promise<void> {
-    await pause(backoffMs(quietInARow, backoff.baseMs, backoff.maxMs, random));
+    const ms = backoffMs(quietInARow, backoff.baseMs, backoff.maxMs, random);
+    options.onBackoff?.(quietInARow, ms);
+    await pause(ms);
     quietInARow += 1;
   }
 

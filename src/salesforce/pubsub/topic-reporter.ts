@@ -1,7 +1,7 @@
 import type { IntegrationReport } from '../../core/health-registry.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { ChannelStore } from '../../store/channel-store.ts';
-import type { PubSubCursors, PubSubStateNote } from '../../store/pubsub-types.ts';
+import { type PubSubCursors, PubSubLeaseLostError, type PubSubStateNote } from '../../store/pubsub-types.ts';
 import { pubsubLeaseName } from './lease-name.ts';
 import type { SessionEnd } from './stream-session.ts';
 import type { FetchResponse } from './stream-types.ts';
@@ -74,6 +74,11 @@ export function topicReporter(options: TopicReporterOptions): TopicReporter {
         if (held) void note('stopped', { holder: null });
         held = false;
         return;
+      }
+      // The store refused a replay id because the lease had expired meanwhile: lost, as if a renewal had found it taken.
+      if (detail.end?.reason === 'store-failed' && detail.end.error instanceof PubSubLeaseLostError) {
+        if (held) logger.warn('Salesforce Pub/Sub lease lost: another instance streams this channel', { topic, lease });
+        held = false;
       }
       // A stream this instance ended because it lost the lease: the new holder notes its own state.
       if (!held) return;

@@ -3,6 +3,7 @@ import { attemptParams, type Candidate, finishParams, finishWakes, keysOf, pickC
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { cursorAdvance } from '../pubsub-cursors.ts';
+import { PubSubLeaseLostError } from '../pubsub-types.ts';
 import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, type Row } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
@@ -149,8 +150,8 @@ export async function ingestMessage(
   await lockKeys(client, keysOf(jobs));
   await enqueueJobs(client, jobs, now);
   if (message.cursor !== undefined) {
-    const { sql, params } = cursorAdvance(message.cursor);
-    await client.query(sql, params);
+    const { sql, params, lease } = cursorAdvance(message.cursor);
+    if ((await client.query(sql, params)).rowCount === 0 && lease !== undefined) throw new PubSubLeaseLostError(lease);
   }
   return { created, duplicates, jobCount: jobs.length };
 }

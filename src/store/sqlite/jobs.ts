@@ -3,6 +3,7 @@ import { attemptParams, type Candidate, finishParams, finishWakes, pickClaimable
 import { matchRecordParams } from '../match-types.ts';
 import { isOlderState, meetingVersionOf, staleReason } from '../meeting-order.ts';
 import { cursorAdvance } from '../pubsub-cursors.ts';
+import { PubSubLeaseLostError } from '../pubsub-types.ts';
 import { freeSlots } from '../rate-log.ts';
 import { candidateFromRow, coalesceKeyOf, jobFromRow, meetingVersionFromRow, numOrNull } from '../row-mappers.ts';
 import { SQL } from '../sql.ts';
@@ -128,8 +129,8 @@ export function ingestMessage(
     jobCount += enqueueJobs(q, jobs, now).length;
   }
   if (message.cursor !== undefined) {
-    const { sql, params } = cursorAdvance(message.cursor);
-    q.run(sql, ...params);
+    const { sql, params, lease } = cursorAdvance(message.cursor);
+    if (q.run(sql, ...params) === 0 && lease !== undefined) throw new PubSubLeaseLostError(lease);
   }
   return { created, duplicates, jobCount };
 }

@@ -51,7 +51,7 @@ describeEachEngine('Salesforce Change Data Capture gap events through startBridg
     await waitSettled(bridge.databaseUrl);
     const eventQueries = world.org.queries().filter((soql) => /FROM Event\b/.test(soql));
     expect(eventQueries).toEqual([
-      `SELECT ${FIELDS} FROM Event WHERE SystemModstamp >= ${new Date(COMMIT - 60_000).toISOString()} ORDER BY SystemModstamp ASC LIMIT 2000`,
+      `SELECT ${FIELDS} FROM Event WHERE SystemModstamp >= ${new Date(COMMIT - 60_000).toISOString()} ORDER BY SystemModstamp ASC, Id ASC LIMIT 2000`,
     ]);
     const sent = bodies(world.momentum.requests).sort((a, b) => String(a.meetingDetails?.title).localeCompare(String(b.meetingDetails?.title)));
     expect(sent).toEqual([

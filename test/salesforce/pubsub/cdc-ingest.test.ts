@@ -56,7 +56,7 @@ async function ingestOn(engine: Engine, reader: Partial<RecordReader> = {}) {
     decoder: createChangeDecoder(async (schemaId) => ({ schema_json: schemaJson('Event'), schema_id: schemaId, rpc_id: 'rpc' })),
     reader: {
       read: async (sObjectType, ids) => (reads.push({ sObjectType, ids }), new Map()),
-      changedSince: async () => [],
+      changedSince: async () => 0,
       ...reader,
     },
     orgId: ORG,

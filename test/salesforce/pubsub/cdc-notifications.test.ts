@@ -92,6 +92,15 @@ describe('CDC events as stored notifications', () => {
     expect(fetchOf(change({ changeType: 'UPDATE', entityName: 'Opportunity', recordIds: ['0065e00000AbCdEAAZ'] }, { StageName: 'Won' }))).toBe(false);
   });
 
+  it('when a contact role is updated (its Role or IsPrimary), then it is read through REST first: the update names no OpportunityId, which re-matching needs', () => {
+    const outcome = cdcNotifications(
+      change({ changeType: 'UPDATE', entityName: 'OpportunityContactRole', recordIds: ['00K5e00000AbCdEEA1'] }, { IsPrimary: true }),
+      CONTEXT,
+    );
+
+    expect(outcome.kind === 'notifications' && outcome.notifications[0]).toMatchObject({ fetch: true, notification: { fields: { IsPrimary: 'true' } } });
+  });
+
   it('when a record is deleted, then it is stored with no field data (the mapping skips it) and nothing is read', () => {
     const outcome = cdcNotifications(change({ changeType: 'DELETE' }, { Subject: 'gone' }), CONTEXT);
 

@@ -104,7 +104,7 @@ describeEachEngine('Salesforce Change Data Capture recovering, through startBrid
       ['EARLIEST', ''],
     ]);
     expect(world.org.queries()).toContain(
-      `SELECT Id, SystemModstamp, WhatId, WhoId, AccountId, Subject, StartDateTime, OwnerId FROM Event WHERE SystemModstamp >= ${new Date(lastStored).toISOString()} ORDER BY SystemModstamp ASC LIMIT 2000`,
+      `SELECT Id, SystemModstamp, WhatId, WhoId, AccountId, Subject, StartDateTime, OwnerId FROM Event WHERE SystemModstamp >= ${new Date(lastStored).toISOString()} ORDER BY SystemModstamp ASC, Id ASC LIMIT 2000`,
     );
     await waitForReplayId(second, EVENTS, three.replayId.toString('hex'));
     await waitSettled(second.databaseUrl);

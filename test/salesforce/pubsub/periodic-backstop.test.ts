@@ -81,4 +81,29 @@ describe('the periodic backstop', () => {
     expect(reads).toEqual([undefined, 5_000_000 - BACKSTOP_OVERLAP_MS, 5_000_000 - BACKSTOP_OVERLAP_MS]);
     await new Promise((resolve) => setTimeout(resolve, 5));
   });
+
+  it('when a catch-up read is owed, then the next read reaches back to it, and the one after starts where that one began', async () => {
+    // Arrange: a first read done, then a catch-up from long ago failed and left its start owed.
+    let clock = 9_000_000;
+    const reads: Array<number | undefined> = [];
+    const ticks = startPeriodicBackstop({
+      everyMs: 60_000,
+      holds: () => true,
+      backstop: async (since) => void reads.push(since),
+      logger: captureLogs().logger,
+      now: () => clock,
+    });
+    running.push(ticks);
+    await ticks.tick();
+
+    // Act
+    ticks.reachBack(1_000);
+    clock += 3_600_000;
+    await ticks.tick();
+    clock += 3_600_000;
+    await ticks.tick();
+
+    // Assert
+    expect(reads).toEqual([undefined, 1_000, 12_600_000 - BACKSTOP_OVERLAP_MS]);
+  });
 });

@@ -70,4 +70,34 @@ describe('reading records a CDC event names', () => {
     expect(fake.queries()).toHaveLength(2);
     expect(fake.callOptions()).toEqual([`client=${CLIENT_ID}`, `client=${CLIENT_ID}`]);
   });
+
+  it('when a bulk load stamped more records with one second than a page holds, then a SystemModstamp read pages through that second by Id: every record once, oldest first', async () => {
+    // Arrange: 4 500 Contacts saved in one second, one before it and one after it.
+    const org = bridgeOrg();
+    const contactId = (n: number) => `003B${String(n).padStart(11, '0')}AAA`;
+    const stamped = (n: number, stamp: string) => ({ Id: contactId(n), Email: `c${n}@bulk.test`, AccountId: null, SystemModstamp: stamp });
+    org.Contact = [
+      stamped(1, '2026-11-27T09:59:59.000+0000'),
+      ...Array.from({ length: 4_500 }, (_, index) => stamped(4_500 - index + 1, '2026-11-27T10:00:00.000+0000')),
+      stamped(9_000, '2026-11-27T10:00:01.000+0000'),
+      stamped(0, '2026-11-27T09:00:00.000+0000'),
+    ];
+    const fake = await startOrg(org);
+    const api = createSalesforceApi({
+      auth: { flow: 'client-credentials', loginUrl: fake.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+      apiVersion: '62.0',
+    });
+    const reader = createRecordReader(api, () => RULES);
+    const pages: string[][] = [];
+
+    // Act
+    const read = await reader.changedSince('Contact', Date.parse('2026-11-27T09:30:00Z'), async (page) => void pages.push(page.map((record) => record.Id!)));
+
+    // Assert: 4 502 records, none twice, in (SystemModstamp, Id) order, in pages of at most 2 000.
+    const ids = pages.flat();
+    expect(read).toBe(4_502);
+    expect(new Set(ids).size).toBe(4_502);
+    expect(ids).toEqual([contactId(1), ...Array.from({ length: 4_500 }, (_, index) => contactId(index + 2)), contactId(9_000)]);
+    expect(pages.map((page) => page.length)).toEqual([2_000, 2_000, 502]);
+  });
 });

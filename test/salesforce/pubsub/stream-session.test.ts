@@ -102,14 +102,38 @@ describe('a Pub/Sub stream session', () => {
     expect(keepalives).toEqual([replayId(7).toString('hex'), replayId(9).toString('hex')]);
   });
 
-  it('when a keepalive comes in while a batch is still to be stored behind it, then its id is not saved', async () => {
-    const { stream, keepalives } = session({ store: () => new Promise<void>(() => undefined) });
+  it('when a keepalive comes in while a batch received after it still waits to be stored, then its id is not saved', async () => {
+    // Arrange: stores that finish when the test says.
+    const finishes: Array<() => void> = [];
+    const { stream, keepalives } = session({ store: () => new Promise<void>((resolve) => finishes.push(resolve)) });
 
+    // Act: a batch, a keepalive, a second batch; then the first batch is stored, and the keepalive's turn comes.
     stream.respond({ events: events(2, 1), latestReplayId: replayId(2) });
     stream.respond(keepaliveAt(3));
+    stream.respond({ events: events(4, 1), latestReplayId: replayId(4) });
+    await settle();
+    finishes[0]!();
     await settle();
 
+    // Assert: the second batch's store has begun, and the keepalive was not saved before it.
+    expect(finishes).toHaveLength(2);
     expect(keepalives).toEqual([]);
+  });
+
+  it('when the server closes the stream while a batch is being stored and that store then fails, then the session ends store-failed, not closed', async () => {
+    // Arrange
+    let failStore!: (error: Error) => void;
+    const { stream, running } = session({ store: () => new Promise<void>((_, reject) => (failStore = reject)) });
+    stream.respond({ events: events(2, 1), latestReplayId: replayId(2) });
+    await settle();
+
+    // Act
+    stream.end({ kind: 'closed' });
+    failStore(new Error('REQUEST_LIMIT_EXCEEDED'));
+    const end = await running.ended;
+
+    // Assert
+    expect(end).toMatchObject({ reason: 'store-failed', received: 1, stored: 0, error: { message: 'REQUEST_LIMIT_EXCEEDED' } });
   });
 
   it('when the stream is silent past the watchdog, then it is cancelled and the session ends silent', async () => {
@@ -117,7 +141,7 @@ describe('a Pub/Sub stream session', () => {
 
     const end = await running.ended;
 
-    expect(end).toEqual({ reason: 'silent', received: 0 });
+    expect(end).toEqual({ reason: 'silent', received: 0, stored: 0 });
     expect(stream.cancelled).toBe(true);
   });
 
@@ -158,7 +182,7 @@ describe('a Pub/Sub stream session', () => {
     stream.end({ kind: 'error', code: 3, errorCode: 'sfdc.platform.eventbus.grpc.subscription.fetch.replayid.corrupted', message: 'corrupted' });
     const end = await running.ended;
 
-    expect(end).toMatchObject({ reason: 'error', received: 2, end: { code: 3, errorCode: expect.stringContaining('replayid.corrupted') } });
+    expect(end).toMatchObject({ reason: 'error', received: 2, stored: 2, end: { code: 3, errorCode: expect.stringContaining('replayid.corrupted') } });
     expect(stored.flat().map((event) => event.id)).toEqual(['e2', 'e3']);
   });
 });

@@ -15,6 +15,8 @@ interface Harness {
   cursor: StoredCursor;
   backstops: Array<number | undefined>;
   refreshes: number;
+  /** The place of each backoff in its row of streams that stored nothing (0: the first). */
+  backoffs: number[];
   lease: { held: boolean; released: number };
   states: string[];
   subscription: Subscription;
@@ -31,6 +33,7 @@ function subscribe(overrides: Partial<SubscriptionOptions> & { stored?: StoredCu
     cursor: overrides.stored ?? {},
     backstops: [] as Array<number | undefined>,
     refreshes: 0,
+    backoffs: [] as number[],
     lease: { held: true, released: 0 },
     states: [] as string[],
   };
@@ -58,6 +61,7 @@ function subscribe(overrides: Partial<SubscriptionOptions> & { stored?: StoredCu
     holdLease: async () => harness.lease.held,
     releaseLease: async () => void (harness.lease.released += 1),
     onState: (state) => void harness.states.push(state),
+    onBackoff: (attempt) => void harness.backoffs.push(attempt),
     ...rest,
   });
   running.push(subscription);
@@ -131,6 +135,30 @@ describe('a Pub/Sub subscription', () => {
     expect(third.requests[0]).toMatchObject({ replayPreset: 'CUSTOM', replayId: replayId(21) });
   });
 
+  it('when a batch cannot be stored, then every new stream waits a longer backoff, though each one received events; once a batch is stored, the row starts again', async () => {
+    // Arrange: storing fails (a REST read refused) until the test lets it succeed.
+    let refusing = true;
+    const harness = subscribe({
+      stored: { replayId: replayId(1) },
+      store: async () => {
+        if (refusing) throw new Error('REQUEST_LIMIT_EXCEEDED');
+      },
+    });
+
+    // Act: three streams deliver the same batch, which cannot be stored; the fourth's is.
+    for (let n = 1; n <= 3; n += 1) (await streamNumber(harness, n)).respond({ events: events(2, 2), latestReplayId: replayId(3) });
+    const fourth = await streamNumber(harness, 4);
+    refusing = false;
+    fourth.respond({ events: events(2, 2), latestReplayId: replayId(3) });
+    await settle();
+    fourth.end({ kind: 'error', code: 14, message: 'unavailable' });
+    await streamNumber(harness, 5);
+
+    // Assert: the waits grew 0, 1, 2; after the stored batch the next wait is the first of a row again.
+    expect(harness.backoffs).toEqual([0, 1, 2, 0]);
+    expect(harness.streams.slice(0, 4).map((stream) => stream.requests[0]?.replayId)).toEqual([replayId(1), replayId(1), replayId(1), replayId(1)]);
+  });
+
   it('when the token is refused, then it is refreshed and a new stream opens at once; refused again, it waits a backoff before the next refresh', async () => {
     const harness = subscribe({ stored: { replayId: replayId(4) } });
 
@@ -140,6 +168,7 @@ describe('a Pub/Sub subscription', () => {
     const third = await streamNumber(harness, 3);
 
     expect(harness.refreshes).toBe(2);
+    expect(harness.backoffs).toEqual([0]);
     expect(second.requests[0]).toMatchObject({ replayPreset: 'CUSTOM', replayId: replayId(4) });
     expect(third.requests[0]).toMatchObject({ replayPreset: 'CUSTOM', replayId: replayId(4) });
   });
