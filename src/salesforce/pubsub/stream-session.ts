@@ -2,9 +2,10 @@ import type { FetchResponse, FetchStream, ReceivedEvent, ReplayPreset, StreamEnd
 
 /**
  * One Subscribe stream from its first request to its end (docs/protocols.md, Pub/Sub):
- * - flow control: it asks for `batch` events, and asks again only once every event asked for has
- *   arrived and been stored (`store` resolved: the events and their replay id are durable), so the
- *   bridge never holds more than one batch it has not stored;
+ * - flow control: it asks for `batch` events, and asks again only once the server owes none
+ *   (`pending_num_requested`) and every event received has been stored (`store` resolved: the
+ *   events and their replay id are durable), so the bridge never holds more than one batch it has
+ *   not stored;
  * - a keepalive (a response with no events) hands its replay id to `keepalive` only when nothing
  *   received is waiting to be stored: a keepalive's id is past every event sent so far, so saving
  *   it before they are stored would skip them after a restart;
@@ -94,16 +95,20 @@ export function runSession(options: SessionOptions): Session {
     armWatchdog();
     options.onResponse?.(response);
     const events = response.events;
+    // What the server still owes, as it says: responses need not match requests, and a count kept
+    // here alone could wait for events the server will never send.
+    outstanding = Math.max(0, response.pendingNumRequested ?? outstanding - events.length);
     if (events.length === 0) {
       const replayId = response.latestReplayId;
       chain = chain.then(async () => {
-        if (!failed && !finished && waitingToStore === 0 && replayId.length > 0) await options.keepalive(replayId);
+        if (failed || finished || waitingToStore > 0) return;
+        if (replayId.length > 0) await options.keepalive(replayId);
+        if (outstanding === 0) ask();
       });
       chain = chain.catch((error: unknown) => fail(error));
       return;
     }
     received += events.length;
-    outstanding = Math.max(0, outstanding - events.length);
     waitingToStore += events.length;
     chain = chain
       .then(async () => {

@@ -102,6 +102,20 @@ describe('a Pub/Sub stream session', () => {
     expect(keepalives).toEqual([replayId(7).toString('hex'), replayId(9).toString('hex')]);
   });
 
+  it('when the server says it owes nothing more though fewer events came than asked, then more are asked for once those are stored, not after a silence', async () => {
+    // Arrange
+    const { stream } = session();
+
+    // Act: three asked for; two arrive with nothing more owed; then a keepalive owes nothing either.
+    stream.respond({ events: events(2, 2), latestReplayId: replayId(3), pendingNumRequested: 0 });
+    await settle();
+    stream.respond({ ...keepaliveAt(4), pendingNumRequested: 3 });
+    await settle();
+
+    // Assert: one more request, at once, and none for the keepalive that still has three owed.
+    expect(stream.requests.map((request) => request.numRequested)).toEqual([3, 3]);
+  });
+
   it('when a keepalive comes in while a batch received after it still waits to be stored, then its id is not saved', async () => {
     // Arrange: stores that finish when the test says.
     const finishes: Array<() => void> = [];
