@@ -11,6 +11,7 @@ import type { Store } from '../../store/types.ts';
 import type { SalesforceApi, SalesforceSession } from '../jsforce-connection.ts';
 import { createChangeDecoder } from './avro-decoder.ts';
 import { createCdcIngest } from './cdc-ingest.ts';
+import { channelHealth } from './channel-health.ts';
 import { fetchStreamOf } from './fetch-stream.ts';
 import { createPubSubClient } from './grpc-client.ts';
 import { pubsubLeaseName } from './lease-name.ts';
@@ -84,6 +85,7 @@ export function createPubSubRuntime(
   let session: SalesforceSession | undefined;
   let refreshing: Promise<void> | undefined;
   let booting: Promise<void> | undefined;
+  const healthOf = channelHealth(deps.health);
 
   const connect = () =>
     createPubSubClient({
@@ -136,7 +138,16 @@ export function createPubSubRuntime(
         logger.info('Salesforce Pub/Sub backstop read what changed by SystemModstamp', { topic, sObjectType, since: new Date(from).toISOString(), records });
       }
     };
-    const report = topicReporter({ store: store.pubsub, leases: store.channels, orgId, topic, owner, leaseMs: timing.leaseMs, health: deps.health, logger });
+    const report = topicReporter({
+      store: store.pubsub,
+      leases: store.channels,
+      orgId,
+      topic,
+      owner,
+      leaseMs: timing.leaseMs,
+      health: healthOf(topic),
+      logger,
+    });
     reporters.push(report);
     const periodic = startPeriodicBackstop({
       everyMs: config.SALESFORCE_PUBSUB_BACKSTOP,
