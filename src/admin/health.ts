@@ -29,13 +29,16 @@ type HealthStore = Pick<StoreLifecycle, 'engine'> & Pick<AdminReads, 'listJobs'>
  */
 export async function healthReport(store: HealthStore, sources: HealthSources, now = Date.now()): Promise<HealthAnswer> {
   const { instance } = sources;
-  const [readiness, seen, dead] = await Promise.all([
+  const [readiness, seen, deadSinceStart, dead] = await Promise.all([
     runReadiness(sources.readiness, sources.logger),
     // SQLite serves one process: the instance is this one, and it writes no heartbeat.
     store.engine === 'postgres' ? store.instances.seenSince(now - INSTANCE_SEEN_WITHIN_MS) : Promise.resolve([{ ...instance, seenAt: now }]),
+    // Ended dead since this instance started, by when it died (not when it was made): a delivery
+    // retried for hours before dying counts from its death.
+    store.listJobs({ kinds: DELIVERY_KINDS, states: ['dead'], updatedSince: instance.startedAt, limit: 1 }),
     store.listJobs({ kinds: DELIVERY_KINDS, states: ['dead'], limit: 1 }),
   ]);
-  const lastDead = dead[0];
+  const lastDead = deadSinceStart[0] ?? dead[0];
   const integrations = sources.registry
     .list()
     .map((entry) =>

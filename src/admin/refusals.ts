@@ -3,6 +3,7 @@ import type { RefusalQuery, RefusalSummary } from './refusal-schemas.ts';
 import { iso } from './views.ts';
 
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 // As many as the store keeps per route and reason.
 const EXAMPLES_SHOWN = 5;
 
@@ -18,7 +19,9 @@ export async function refusalSummary(
   pending: () => RefusalBatch = () => ({ buckets: [], examples: [] }),
   now = Date.now(),
 ): Promise<RefusalSummary> {
-  const since = now - query.hours * HOUR_MS;
+  // From the start of a minute (counts are kept per minute): the answer, and its ETag, change only
+  // when a count does, so the console's polling is answered 304 in between.
+  const since = Math.floor((now - query.hours * HOUR_MS) / MINUTE_MS) * MINUTE_MS;
   const stored = await store.refusals.totals(since);
   const unwritten = pending();
   const counts = new Map<string, { route: string; reason: string; count: number; lastAt: number }>();

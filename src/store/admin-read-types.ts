@@ -41,6 +41,8 @@ export interface JobFilter {
   createdSince?: number;
   /** createdAt < until. */
   createdUntil?: number;
+  /** updatedAt ≥ since: with ended states, jobs that ended since then (the jobs_ended index). */
+  updatedSince?: number;
   coalesceKey?: string;
   eventId?: number;
   replayOf?: number;

@@ -43,6 +43,7 @@ function jobConditions(filter: JobFilter, dialect: Dialect, params: Params): str
   if (filter.kinds !== undefined) where.push(inList(kindColumn, filter.kinds, add));
   if (filter.states !== undefined) where.push(inList('j.state', filter.states, add));
   if (filter.createdSince !== undefined) where.push(`j.created_at >= CAST(${add(filter.createdSince)} AS BIGINT)`);
+  if (filter.updatedSince !== undefined) where.push(`j.updated_at >= CAST(${add(filter.updatedSince)} AS BIGINT)`);
   if (filter.createdUntil !== undefined) where.push(`j.created_at < CAST(${add(filter.createdUntil)} AS BIGINT)`);
   if (filter.coalesceKey !== undefined) where.push(`j.coalesce_key = ${add(filter.coalesceKey)}`);
   if (filter.eventId !== undefined) where.push(`j.event_id = CAST(${add(filter.eventId)} AS BIGINT)`);

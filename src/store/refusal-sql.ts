@@ -20,14 +20,22 @@ const INSERT_EXAMPLE = `INSERT INTO refusal_examples (route, reason, sender, at)
 const PRUNE_EXAMPLES = `DELETE FROM refusal_examples WHERE route = $1 AND reason = $2 AND id NOT IN (
   SELECT id FROM refusal_examples WHERE route = $1 AND reason = $2 ORDER BY at DESC, id DESC ${limitParam('$3')})`;
 
+/** One order for every instance's upserts: two flushes locking the same rows in opposite orders would deadlock. */
+const byKey = (a: { route: string; reason: string }, b: { route: string; reason: string }) =>
+  a.route.localeCompare(b.route) || a.reason.localeCompare(b.reason);
+
 function* recordSteps(batch: RefusalBatch, keep: RefusalKeep): Steps<void> {
-  for (const bucket of batch.buckets) yield statement(UPSERT_COUNT, [bucket.route, bucket.reason, bucket.bucketStart, bucket.count, bucket.lastAt]);
+  const buckets = [...batch.buckets].sort((a, b) => byKey(a, b) || a.bucketStart - b.bucketStart);
+  for (const bucket of buckets) yield statement(UPSERT_COUNT, [bucket.route, bucket.reason, bucket.bucketStart, bucket.count, bucket.lastAt]);
   const pairs = new Map<string, [string, string]>();
   for (const example of batch.examples) {
     yield statement(INSERT_EXAMPLE, [example.route, example.reason, example.sender, example.at]);
     pairs.set(JSON.stringify([example.route, example.reason]), [example.route, example.reason]);
   }
-  for (const [route, reason] of pairs.values()) yield statement(PRUNE_EXAMPLES, [route, reason, keep.examples]);
+  const pruned = [...pairs.values()].sort(([routeA, reasonA], [routeB, reasonB]) =>
+    byKey({ route: routeA, reason: reasonA }, { route: routeB, reason: reasonB }),
+  );
+  for (const [route, reason] of pruned) yield statement(PRUNE_EXAMPLES, [route, reason, keep.examples]);
   yield statement(`DELETE FROM refusal_counts WHERE bucket_start < CAST($1 AS BIGINT)`, [keep.since]);
   yield statement(`DELETE FROM refusal_examples WHERE at < CAST($1 AS BIGINT)`, [keep.since]);
 }
