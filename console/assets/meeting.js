@@ -105,6 +105,9 @@ export function createMeeting({ api, orgLinks, openDelivery, openEvent, onChange
       el('h3', { text: 'Every match record' }),
       meeting.matches.length ? history(meeting.matches) : el('p', { class: 'muted', text: 'None yet.' }),
       el('h3', { text: 'Timeline, newest first' }),
+      meeting.timelineFrom
+        ? el('p', { class: 'muted small', dataset: { field: 'timeline-from' }, text: `From ${formatTime(meeting.timelineFrom)}: older entries are left out.` })
+        : '',
       meetingTimeline(meeting.timeline ?? [], { openDelivery, openEvent }),
     );
     panel.dataset.key = key;

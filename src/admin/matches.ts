@@ -6,7 +6,7 @@ import { eventFacts } from './event-facts.ts';
 import type { MatchView } from './match-view-schema.ts';
 import type { MatchListQuery, MatchQueueItem, MeetingDetail, PinView } from './meeting-schemas.ts';
 import { meetingSourcesOf } from './meeting-sources.ts';
-import { meetingTimeline } from './meeting-timeline.ts';
+import { meetingTimeline, timelineCut } from './meeting-timeline.ts';
 import { deliveredOf } from './readback-view.ts';
 import { DELIVERY_KINDS } from './request-schemas.ts';
 import { deliverySummary, eventSummary, iso } from './views.ts';
@@ -81,6 +81,10 @@ export async function meetingDetail(store: AdminStore, meetingKey: string): Prom
   // A cancellation stub may carry no title: the newest event that has one names the meeting, else its source record.
   const facts = events.map(meetingFacts);
   const source = identity.sources.find((item) => item.meetingKey === meetingKey);
+  const from = timelineCut(
+    [events.map((event) => event.receivedAt), matches.map((match) => match.createdAt), deliveries.map((job) => job.createdAt)],
+    MEETING_PAGE_MAX,
+  );
   return {
     meetingKey,
     ...identity,
@@ -90,7 +94,8 @@ export async function meetingDetail(store: AdminStore, meetingKey: string): Prom
     matches: matches.map(matchView),
     events: events.map(eventSummary),
     deliveries: deliveries.map((job) => deliverySummary(job, delivered.get(job.id))),
-    timeline: meetingTimeline({ events, matches, deliveries, attempts: new Map(attempts), pin }),
+    timeline: meetingTimeline({ events, matches, deliveries, attempts: new Map(attempts), pin, ...(from === undefined ? {} : { from }) }),
+    timelineFrom: from === undefined ? null : iso(from),
   };
 }
 

@@ -119,6 +119,10 @@ export const meetingDetailSchema = z.object({
     description:
       'Everything above as one list, newest first: each event, match record, delivery, replay and attempt (of the 50 newest events and deliveries), and the pin; entries of one millisecond show the later step first',
   }),
+  timelineFrom: z.string().nullable().meta({
+    description:
+      'Null when the timeline holds everything on record; else the instant it starts at: a list above was cut at 50, and older entries are left out of the timeline so no delivery shows without its event',
+  }),
 });
 
 export const meetingByIdSchema = z.object({

@@ -102,6 +102,18 @@ export interface TimelineInput {
   /** Each delivery's attempts, by its id. */
   attempts: ReadonlyMap<number, readonly Attempt[]>;
   pin: MeetingPin | undefined;
+  /** Entries older than this (epoch ms) are left out: the lists were cut there, and older entries of one list without the others would mislead. */
+  from?: number;
+}
+
+/**
+ * Where a meeting's timeline starts when any of its lists was cut at `limit` (newest first): the
+ * newest of the cut lists' oldest times, so every list is whole from there on. Undefined: nothing
+ * was cut.
+ */
+export function timelineCut(lists: ReadonlyArray<readonly number[]>, limit: number): number | undefined {
+  const cuts = lists.filter((times) => times.length >= limit).map((times) => Math.min(...times));
+  return cuts.length === 0 ? undefined : Math.max(...cuts);
 }
 
 export function meetingTimeline(input: TimelineInput): TimelineEntry[] {
@@ -144,5 +156,9 @@ export function meetingTimeline(input: TimelineInput): TimelineEntry[] {
           } satisfies Dated,
         ]),
   ];
-  return dated.sort((a, b) => b.at - a.at || RANK[b.entry.type] - RANK[a.entry.type] || b.id - a.id).map((item) => item.entry);
+  const from = input.from;
+  return dated
+    .filter((item) => from === undefined || item.at >= from)
+    .sort((a, b) => b.at - a.at || RANK[b.entry.type] - RANK[a.entry.type] || b.id - a.id)
+    .map((item) => item.entry);
 }

@@ -68,7 +68,9 @@ describeEachEngine('GET /admin/meetings/:key timeline, and the meeting of GET /a
     const answer = await get(`/admin/meetings/${encodeURIComponent(MEETING_KEY)}`);
 
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ meetingKey: MEETING_KEY, title: 'Design review', start: '2026-04-01T09:00:00Z' });
+    // The store numbers deliveries 1, 2, … in the order made: the timeline's numbers are those.
+    expect([dead.deliveryNo, replay!.deliveryNo]).toEqual([1, 2]);
+    expect(answer.body).toMatchObject({ meetingKey: MEETING_KEY, title: 'Design review', start: '2026-04-01T09:00:00Z', timelineFrom: null });
     const timeline = answer.body.timeline as Array<{ type: string; at: string }>;
     expect(timeline.map((entry) => entry.type)).toEqual(['pin', 'replay', 'attempt', 'attempt', 'delivery', 'match', 'event']);
     const times = timeline.map((entry) => Date.parse(entry.at));
