@@ -5,6 +5,9 @@ import { whyThisRecord } from './match-view.js';
 const REPLAYABLE = new Set(['dead', 'succeeded', 'cancelled', 'skipped']);
 const FINAL = new Set(['succeeded', 'dead', 'skipped', 'cancelled', 'superseded']);
 const POLL_MS = 1000;
+// A delivery still open after a minute is waiting (on the rate limit, a retry): asked after less often.
+const SLOW_POLL_MS = 5000;
+const SLOW_AFTER_POLLS = 60;
 
 /** What reading Momentum back found (GET /admin/deliveries/:id `readback`): "accepted but not applied" with the ids it holds. */
 function readbackText(readback) {
@@ -25,6 +28,7 @@ export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, ope
   const panel = byId('delivery-detail');
   let shownId = null;
   let timer;
+  let polls = 0;
   // Escape closes the page from anywhere inside it, as its Close button does.
   panel.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') hide({ restoreFocus: true });
@@ -174,9 +178,14 @@ export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, ope
    */
   async function show(id, { watching = false, reveal = false } = {}) {
     clearTimeout(timer);
+    if (shownId !== id || !watching) polls = 0;
     shownId = id;
+    // A hidden tab asks for nothing: the next poll comes when it is shown again.
+    if (watching && document.hidden) return pollAgain(id);
     const detail = await attempt(() => api.get(`deliveries/${id}`));
-    if (detail === undefined || shownId !== id) return;
+    if (shownId !== id) return;
+    // A failed read (the network, a restart) is tried again, more slowly, while the delivery stays open.
+    if (detail === undefined) return watching ? pollAgain(id, SLOW_POLL_MS) : undefined;
     render(detail);
     if (reveal) {
       const heading = panel.querySelector('h2');
@@ -184,9 +193,14 @@ export function createDeliveryDetail({ api, onChanged, onToggled = () => {}, ope
       panel.scrollIntoView({ block: 'nearest' });
     }
     const ended = FINAL.has(detail.delivery.state);
-    if (!ended) timer = setTimeout(() => void show(id, { watching: true }), POLL_MS);
+    if (!ended) pollAgain(id);
     // It ended while watched: the stats and the table still show it pending or running.
     else if (watching) await onChanged();
+  }
+
+  function pollAgain(id, ms = polls >= SLOW_AFTER_POLLS ? SLOW_POLL_MS : POLL_MS) {
+    polls += 1;
+    timer = setTimeout(() => void show(id, { watching: true }), ms);
   }
 
   async function act(action, id) {

@@ -32,6 +32,8 @@ const consoleMain = byId('console');
 const signOut = byId('sign-out');
 let statsTimer;
 let ticks = 0;
+// The counts' refresh under way: a slow answer is not asked for again on top of itself.
+let counting;
 
 function askForKey(message = '') {
   clearInterval(statsTimer);
@@ -140,8 +142,10 @@ async function open() {
   live.start();
   statsTimer = setInterval(() => {
     // A hidden tab asks for nothing; the counts catch up when it is shown again (within one interval).
-    if (document.hidden) return;
-    void refreshCounts();
+    if (document.hidden || counting) return;
+    counting = refreshCounts()
+      .catch(() => undefined)
+      .finally(() => (counting = undefined));
     ticks += 1;
     if (ticks % ACTIVITY_EVERY === 0) void activity.load();
   }, STATS_EVERY_MS);

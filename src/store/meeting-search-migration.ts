@@ -16,12 +16,12 @@ import type { Migration } from './migrations.ts';
  * - `jobs.delivery_no`: the number an operator sees for a delivery (remap, import, replays and
  *   manual ones included), without the gaps internal jobs leave in job ids. PostgreSQL draws it
  *   from a SEQUENCE in a BEFORE INSERT trigger, so concurrent instances never share one (a number
- *   drawn by a transaction that rolls back is not reused: a gap, documented); SQLite takes the
- *   highest plus one, which its single writer makes safe. Existing deliveries are numbered in id
- *   order.
+ *   drawn by a transaction that rolls back is not reused: a gap, documented); SQLite took the
+ *   highest plus one, which its single writer makes safe, until migration 20 gave it a counter
+ *   (search-upkeep-migration.ts). Existing deliveries are numbered in id order.
  */
 
-const DELIVERY = `(${NUMBERED_KINDS.map((kind) => `'${kind}'`).join(', ')})`;
+export const DELIVERY = `(${NUMBERED_KINDS.map((kind) => `'${kind}'`).join(', ')})`;
 
 const SQLITE_EVENT_TEXT = (row: string) => `lower(concat_ws(char(10),
   json_extract(${row}.parsed_payload, '$.title'),
@@ -36,7 +36,7 @@ const SQLITE_EVENT_TEXT = (row: string) => `lower(concat_ws(char(10),
   (SELECT group_concat(f.value, char(10)) FROM json_each(${row}.parsed_payload, '$.fields') f WHERE json_type(${row}.parsed_payload, '$.fields') = 'object'),
   ${row}.dedupe_key))`;
 
-const SQLITE_MATCH_IDS = `lower(concat_ws(char(10),
+export const SQLITE_MATCH_IDS = `lower(concat_ws(char(10),
   json_extract(NEW.record, '$.records.opportunityId'),
   json_extract(NEW.record, '$.records.accountId'),
   json_extract(NEW.record, '$.records.leadId'),
@@ -80,7 +80,7 @@ const PG_EVENT_TEXT = (row: string) => `translate(concat_ws(chr(10),
       CASE WHEN jsonb_typeof(p -> 'fields') = 'object' THEN p -> 'fields' ELSE '{}'::jsonb END) f),
     ${row}.dedupe_key), ${FOLD})`;
 
-const PG_MATCH_IDS = `translate(concat_ws(chr(10),
+export const PG_MATCH_IDS = `translate(concat_ws(chr(10),
     r #>> '{records,opportunityId}', r #>> '{records,accountId}', r #>> '{records,leadId}',
     (SELECT string_agg(c ->> 'id', chr(10)) FROM jsonb_array_elements(
       CASE WHEN jsonb_typeof(r -> 'candidates') = 'array' THEN r -> 'candidates' ELSE '[]'::jsonb END) c WHERE jsonb_typeof(c) = 'object')), ${FOLD})`;

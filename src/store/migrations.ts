@@ -8,6 +8,7 @@ import { READ_MODEL_MIGRATION } from './read-model-migration.ts';
 import { REFUSAL_MIGRATION } from './refusal-migration.ts';
 import { REMATCH_MIGRATION } from './rematch-migration.ts';
 import { RETENTION_MIGRATION } from './retention-migration.ts';
+import { SEARCH_UPKEEP_MIGRATION } from './search-upkeep-migration.ts';
 
 /**
  * Versioned schema, one logical schema for both engines. Statements are written once with a few
@@ -273,6 +274,7 @@ const MIGRATIONS: Migration[] = [
   MEETING_SEARCH_MIGRATION,
   { version: GOOGLE_SYNC_OUTCOME_MIGRATION.version, name: GOOGLE_SYNC_OUTCOME_MIGRATION.name, statements: [...GOOGLE_SYNC_OUTCOME_MIGRATION.statements] },
   PUBSUB_CURSOR_MIGRATION,
+  SEARCH_UPKEEP_MIGRATION,
 ];
 
 /** The migrations with the dialect's types filled in, oldest first. */
