@@ -24,6 +24,7 @@ import { countEnqueuedJobs } from './metrics/count-enqueued.ts';
 import { createPrometheusMetrics } from './metrics/prometheus-metrics.ts';
 import { momentumRateLogKey } from './momentum/delivery-jobs.ts';
 import { startRetention } from './retention/retention-timer.ts';
+import { secretValues } from './settings.ts';
 import { openStore } from './store/open-store.ts';
 import type { Job, Store } from './store/types.ts';
 
@@ -70,6 +71,7 @@ export function workerFromConfig(
     concurrency: config.WORKER_CONCURRENCY,
     prefetch: config.WORKER_PREFETCH,
     retrySchedule: config.RETRY_SCHEDULE,
+    secrets: secretValues(config),
     // The lease keeper extends a running job's lease every third of it, so a long Momentum call keeps it.
     leaseMs: config.WORKER_LEASE_MS,
   });
@@ -86,7 +88,7 @@ export async function startBridge(config: Config, logger: Logger): Promise<Runni
     version: PACKAGE_VERSION,
     startedAt: Date.now(),
   };
-  const health = createHealthRegistry();
+  const health = createHealthRegistry({ secrets: secretValues(config) });
   const runtime = await createJobHandlers(config, store, logger, telemetry.metrics, health).catch(async (error: unknown) => {
     await store.close();
     throw error;

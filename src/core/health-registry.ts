@@ -1,3 +1,5 @@
+import { withoutSecrets } from './secret-text.ts';
+
 /**
  * What this process knows of each integration: whether its settings turned it on, and the outcome
  * of its last call or message. Clients report into it as they work; GET /admin/health reads it.
@@ -59,7 +61,9 @@ export interface HealthRegistry {
 // An error is shown to operators, not stored: a few lines are enough to say what went wrong.
 const MAX_ERROR_CHARS = 500;
 
-export function createHealthRegistry(): HealthRegistry {
+/** `secrets`: values never kept in an error (secretValues in src/settings.ts): an upstream may quote what it was sent. */
+export function createHealthRegistry(options: { secrets?: readonly string[] } = {}): HealthRegistry {
+  const secrets = options.secrets ?? [];
   const entries = new Map<IntegrationName, { setup: IntegrationSetup; lastOkAt?: number; lastError?: Outcome; last?: Outcome }>();
   const entry = (name: IntegrationName) => {
     let found = entries.get(name);
@@ -78,7 +82,7 @@ export function createHealthRegistry(): HealthRegistry {
           found.last = { ok: true, at, ...details };
         },
         failed(error, details = {}, at = Date.now()) {
-          const outcome: Outcome = { ok: false, at, error: error.slice(0, MAX_ERROR_CHARS), ...details };
+          const outcome: Outcome = { ok: false, at, error: withoutSecrets(error, secrets).slice(0, MAX_ERROR_CHARS), ...details };
           const found = entry(name);
           found.lastError = outcome;
           found.last = outcome;

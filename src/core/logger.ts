@@ -3,12 +3,13 @@ import type { Writable } from 'node:stream';
 
 import winston from 'winston';
 
+import { REDACTED, withoutSecrets } from './secret-text.ts';
+
 export type Logger = winston.Logger;
 
 /** Per-request context carried through async calls so every log line knows its request id. */
 export const requestContext = new AsyncLocalStorage<{ requestId: string }>();
 
-const REDACTED = '[redacted]';
 // winston's own keys for the level and the finished line (its README's custom-format examples use these).
 const LEVEL = Symbol.for('level');
 const MESSAGE = Symbol.for('message');
@@ -17,11 +18,7 @@ const SECRET_KEY =
   /^(authorization|x-api-key|api[-_]?key|.*token|.*secret|password|private[-_]?key|cookie|set-cookie|webhook-signature|x-goog-channel-token)$/i;
 
 function redact(value: unknown, secrets: readonly string[], seen: WeakSet<object>, depth: number): unknown {
-  if (typeof value === 'string') {
-    let text = value;
-    for (const secret of secrets) if (text.includes(secret)) text = text.split(secret).join(REDACTED);
-    return text;
-  }
+  if (typeof value === 'string') return withoutSecrets(value, secrets);
   // JSON has no bigint; logform's json format wrote them as strings too.
   if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object' || depth > 8) return value;

@@ -1,4 +1,5 @@
 import type { Logger } from '../core/logger.ts';
+import { withoutSecrets } from '../core/secret-text.ts';
 import { isValueRefusal } from '../store/store-refusal.ts';
 import type { AttemptRecord, FinishJob, Job, JobOutcome, Store } from '../store/types.ts';
 import { toJobOutcome } from './job-outcome.ts';
@@ -29,6 +30,8 @@ export interface RunJobDeps {
   now: () => number;
   random: () => number;
   onJobFinished?: (event: JobFinishedEvent) => void;
+  /** Values never stored in an error or an attempt's excerpt. */
+  secrets?: readonly string[];
 }
 
 /** How the worker steers one run. */
@@ -52,8 +55,10 @@ export async function runJob(deps: RunJobDeps, job: Job, control: RunControl): P
   if (isAbandoned()) return;
 
   const decidedAt = deps.now();
-  let outcome = toJobOutcome(result, { attempt, retrySchedule: deps.retrySchedule, now: decidedAt, random: deps.random });
-  const record = outcome.state === 'deferred' ? undefined : (result.attempt ?? defaultAttempt(result, startedAt, decidedAt));
+  const secrets = deps.secrets ?? [];
+  let outcome = withoutSecretsIn(toJobOutcome(result, { attempt, retrySchedule: deps.retrySchedule, now: decidedAt, random: deps.random }), secrets);
+  const attempted = outcome.state === 'deferred' ? undefined : (result.attempt ?? defaultAttempt(result, startedAt, decidedAt));
+  const record = attempted?.responseExcerpt === undefined ? attempted : { ...attempted, responseExcerpt: withoutSecrets(attempted.responseExcerpt, secrets) };
   const finish: FinishJob = {
     jobId: job.id,
     leaseOwner: deps.owner,
@@ -167,6 +172,15 @@ async function callHandler(deps: RunJobDeps, job: Job, context: JobContext, star
  * The store counts an attempt when it records one, so every run that is not a deferral leaves a
  * record, even when the handler made none (a throw, an unknown kind, a check that failed early).
  */
+/** The outcome with known secret values taken out of its error or reason, before it is stored and logged. */
+function withoutSecretsIn(outcome: JobOutcome, secrets: readonly string[]): JobOutcome {
+  if (secrets.length === 0) return outcome;
+  if (outcome.state === 'retry') return { ...outcome, error: withoutSecrets(outcome.error, secrets) };
+  if (outcome.state === 'dead' || outcome.state === 'skipped' || outcome.state === 'cancelled')
+    return { ...outcome, reason: withoutSecrets(outcome.reason, secrets) };
+  return outcome;
+}
+
 function defaultAttempt(result: HandlerResult, startedAt: number, now: number): AttemptRecord {
   const errorClass = result.kind === 'retryable' ? 'error' : result.kind === 'final' && result.state === 'dead' ? 'dead' : undefined;
   return { startedAt, durationMs: now - startedAt, ...(errorClass && { errorClass }) };

@@ -24,6 +24,8 @@ export interface WorkerOptions {
   prefetchWindowMs?: number;
   /** RETRY_SCHEDULE in ms. */
   retrySchedule: readonly number[];
+  /** Values never stored in a job's error or attempt (secretValues in src/settings.ts): an upstream may quote what it was sent. */
+  secrets?: readonly string[];
   /** How long a claim holds a job; extended every third of it while the job runs. */
   leaseMs: number;
   /** Lease owner; defaults to host:pid:random so two processes on one host never share one. */

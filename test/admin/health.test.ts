@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { describe, expect, it } from 'vitest';
 
 import { PACKAGE_VERSION } from '../../src/core/package-version.ts';
@@ -147,13 +150,25 @@ describe.each(ENGINES)('GET /admin/health $title', ({ engine, skip }) => {
   it.skipIf(skip)(
     'when a Salesforce lookup fails, then lookups are failing with its error while Outbound Messages are on with the acknowledged message',
     async () => {
-      // Arrange: lookups on, but the login host refuses connections.
+      // Arrange: lookups on, but the login host refuses the sign-in, echoing the request it got
+      // (client secret included) in its error, as a misbehaving proxy or server might.
+      const login = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          response.writeHead(400, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ error: 'invalid_client', error_description: `refused: ${body}` }));
+        });
+      });
+      await new Promise<void>((resolve) => login.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => new Promise<void>((resolve) => login.close(() => resolve())));
+      const { port } = login.address() as AddressInfo;
       const { bridge } = await arrange(engine, {
         env: {
           SALESFORCE_ORG_IDS: ORG_ID,
           SALESFORCE_CLIENT_ID: 'health-client',
           SALESFORCE_CLIENT_SECRET: 'health-secret',
-          SALESFORCE_LOGIN_URL: 'http://127.0.0.1:1',
+          SALESFORCE_LOGIN_URL: `http://127.0.0.1:${port}`,
         },
       });
 
@@ -180,8 +195,13 @@ describe.each(ENGINES)('GET /admin/health $title', ({ engine, skip }) => {
       expect(integration(health, 'salesforce-lookups').lastError).toMatch(/.+/);
       expect(integration(health, 'salesforce-lookups').lastErrorAt).toBeDefined();
       expect(integration(health, 'salesforce-lookups').lastError).not.toContain('health-secret');
+      expect(integration(health, 'salesforce-lookups').lastError).toContain('[redacted]');
       const store = await bridge.store();
       expect(await store.listEvents({ limit: 10 })).toHaveLength(1);
+      // The mapping job keeps the error to retry on, with the secret taken out too.
+      const erred = async () => (await store.listJobs({ kinds: ['map-event'], limit: 5 })).flatMap((job) => (job.lastError === null ? [] : [job.lastError]));
+      await waitFor('the mapping job to store its error', async () => (await erred()).length > 0);
+      expect((await erred()).join('\n')).not.toContain('health-secret');
     },
   );
 });
