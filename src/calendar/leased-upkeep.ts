@@ -36,8 +36,8 @@ export interface LeasedUpkeep {
 /**
  * Runs calendar watch upkeep and the backstop sync on timers, in one instance at a time: each
  * round takes (or extends) a lease in the store, so with N instances on one database only the
- * holder creates, renews and stops channels or subscriptions. A dead holder's lease lapses and
- * another instance takes over.
+ * holder creates, renews and stops channels or subscriptions; the lease is renewed every third of
+ * it while a round runs. A dead holder's lease lapses and another instance takes over.
  */
 export function startLeasedUpkeep(options: LeasedUpkeepOptions): LeasedUpkeep {
   const { leases, logger } = options;
@@ -49,8 +49,22 @@ export function startLeasedUpkeep(options: LeasedUpkeepOptions): LeasedUpkeep {
 
   async function round(what: { maintain?: boolean; backstop?: boolean }): Promise<boolean> {
     if (!(await leases.tryLease(options.lease, owner, leaseMs, now()))) return false;
-    if (what.maintain !== false) await options.maintain();
-    if (what.backstop !== false) await options.backstop();
+    // Kept while the round runs: a round creating many subscriptions (Graph validates each
+    // synchronously) or waiting on a slow provider can outlast the lease, and another instance
+    // taking it meanwhile would create or renew the same channels a second time.
+    const keep = setInterval(() => {
+      leases.tryLease(options.lease, owner, leaseMs, now()).then(
+        (held) => held || logger.warn('calendar upkeep lease lost mid-round', { lease: options.lease }),
+        (error: unknown) => logger.warn('calendar upkeep lease not renewed', { lease: options.lease, error: (error as Error).message }),
+      );
+    }, leaseMs / 3);
+    keep.unref();
+    try {
+      if (what.maintain !== false) await options.maintain();
+      if (what.backstop !== false) await options.backstop();
+    } finally {
+      clearInterval(keep);
+    }
     return true;
   }
 

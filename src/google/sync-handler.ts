@@ -91,7 +91,12 @@ export function createCalendarSyncHandler(deps: SyncHandlerDeps): JobHandler {
     for (let restarts = 0; ; restarts += 1) {
       try {
         const next = await runSync(calendarId, channelId ?? calendarId, token, context, tally);
-        if (next !== undefined) await deps.channels.setSyncToken(calendarId, next, context.now());
+        // Google ends every list with a nextSyncToken (docs/protocols.md §3): without one the next
+        // sync could not be incremental, and after a 410 every sync would be a full one that never
+        // sees a deletion. The round fails, visibly, and is read again.
+        if (next === undefined)
+          throw new GoogleApiError('retryable', 'events.list: the last page carried no nextSyncToken; nothing moved, the next try reads the range again');
+        await deps.channels.setSyncToken(calendarId, next, context.now());
         await deps.channels.recordCalendarOutcome(calendarId, { syncedAt: context.now() }, context.now());
         context.logger.info('calendar synced', { calendarId, ...tally });
         return { kind: 'succeeded', result: { calendarId, ...tally } };

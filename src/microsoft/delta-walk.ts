@@ -32,7 +32,8 @@ export async function walkDelta(
   context: Pick<JobContext, 'now' | 'signal'>,
   bounds: DeltaWalkLimits & { startedAt: number },
   tally: { pages: number },
-  onPage: (items: unknown[]) => Promise<void>,
+  /** Each page's items, with the request that read them (a removal names no time of its own, so its key names the read). */
+  onPage: (items: unknown[], readFrom: DeltaStart) => Promise<void>,
 ): Promise<string | undefined> {
   let next = from;
   for (;;) {
@@ -48,7 +49,7 @@ export async function walkDelta(
     }
     const page = await client.delta(userId, next, context.signal);
     tally.pages += 1;
-    await onPage(page.value);
+    await onPage(page.value, next);
     const link = page['@odata.nextLink'];
     if (link === undefined) return page['@odata.deltaLink']; // only the last page carries it
     next = { link };

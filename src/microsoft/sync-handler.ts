@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { calendarRecordKey } from '../calendar/calendar-event.ts';
 import { syncFailure } from '../calendar/sync-failure.ts';
 import { storableText } from '../core/storable.ts';
@@ -65,23 +67,35 @@ const dropsLink = (error: unknown): error is GraphApiError =>
 export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
   const jobsFor = deps.jobsFor ?? mapEventJobsFor(calendarRecordKey);
 
-  async function storePage(userId: string, items: unknown[], tally: SyncTally): Promise<void> {
+  async function storePage(userId: string, items: unknown[], tally: SyncTally, readFrom: DeltaStart): Promise<void> {
     const events = [];
     for (const item of items) {
       const result = normaliseGraphEvent(item, userId, deps.internalDomains);
       if (result.kind === 'skipped') tally.skipped[result.reason] = (tally.skipped[result.reason] ?? 0) + 1;
-      // A removal carries no time of its own: its key says what it is, so it never reads as a duplicate of a state.
-      else
-        events.push({
-          dedupeKey: `microsoft:${result.event.eventId}:${result.event.updated ?? ''}${result.event.status === 'cancelled' ? ':cancelled' : ''}`,
-          parsedPayload: result.event,
-        });
+      else events.push({ dedupeKey: dedupeKeyOf(result.event, readFrom), parsedPayload: result.event });
     }
     tally.changed += items.length;
     if (events.length === 0) return;
     const stored = await deps.store.ingest({ source: 'microsoft', senderId: userId, rawPayload: JSON.stringify({ userId, value: items }), events }, jobsFor);
     tally.stored += stored.created.length;
     tally.duplicates += stored.duplicates.length;
+  }
+
+  /**
+   * Before a window roll: what changed since the last sync, read from the old link and stored, its
+   * deltaLink discarded. The full sync that follows lists only events that still exist, so a
+   * meeting deleted (or moved out of the window) since the last sync would otherwise never reach
+   * the bridge as removed. A link Graph no longer takes is skipped: the full sync runs all the same.
+   */
+  async function readChangesSince(userId: string, link: string | null, context: JobContext, tally: SyncTally, startedAt: number): Promise<void> {
+    if (link === null) return;
+    try {
+      const limits = { maxPages: MAX_DELTA_PAGES, maxMs: MAX_SYNC_MS, startedAt };
+      await walkDelta(deps.client, userId, { link }, context, limits, tally, (items, readFrom) => storePage(userId, items, tally, readFrom));
+    } catch (error) {
+      if (!dropsLink(error)) throw error;
+      context.logger.warn('the old delta link was refused before the window roll: its changes are not read', { userId, error: error.message });
+    }
   }
 
   /** One sync, from the stored link or a full one; a link Graph will not take gives way to a full sync once. */
@@ -101,7 +115,7 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
             };
       try {
         const limits = { maxPages: MAX_DELTA_PAGES, maxMs: MAX_SYNC_MS, startedAt };
-        const next = await walkDelta(deps.client, userId, from, context, limits, tally, (items) => storePage(userId, items, tally));
+        const next = await walkDelta(deps.client, userId, from, context, limits, tally, (items, readFrom) => storePage(userId, items, tally, readFrom));
         // Graph ends every round with a deltaLink (docs/protocols.md §7): without one the next sync
         // would have nothing to start from, so the round fails, visibly, and is read again.
         if (next === undefined)
@@ -139,6 +153,7 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
     const stale = mailbox.deltaLink !== null && (mailbox.windowStartedAt ?? 0) + WINDOW_ROLL_MS <= startedAt;
     tally.windowRolled = stale;
     try {
+      if (stale) await readChangesSince(userId, mailbox.deltaLink, context, tally, startedAt);
       await sync(userId, stale ? null : mailbox.deltaLink, context, tally, startedAt);
       await deps.subscriptions.recordMailboxOutcome(userId, { syncedAt: context.now() }, context.now());
     } catch (error) {
@@ -168,6 +183,20 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
       context.logger.error('microsoft sync failure not recorded on the mailbox', { userId, error: (error as Error).message });
     }
   }
+}
+
+/**
+ * An event's dedupe key: its id and `lastModifiedDateTime`, so each state is stored once. A removal
+ * (`@removed`) carries no time of its own: its key names the read that returned it, so the same
+ * read again stores nothing twice while a later removal of the same event (back in the window,
+ * removed again) is a new one.
+ */
+function dedupeKeyOf(event: { eventId: string; updated?: string | undefined; status?: string | undefined }, readFrom: DeltaStart): string {
+  if (event.status === 'cancelled' && (event.updated ?? '') === '') {
+    const read = 'link' in readFrom ? createHash('sha256').update(readFrom.link).digest('hex').slice(0, 16) : 'full';
+    return `microsoft:${event.eventId}::cancelled:${read}`;
+  }
+  return `microsoft:${event.eventId}:${event.updated ?? ''}${event.status === 'cancelled' ? ':cancelled' : ''}`;
 }
 
 const hostOf = (link: string): string => (URL.canParse(link) ? new URL(link).origin : 'no URL');

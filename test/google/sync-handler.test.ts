@@ -23,14 +23,18 @@ interface Harness {
 
 const cleanups = cleanupAfterEach();
 
-async function harness(): Promise<Harness> {
+async function harness(options: { withoutSyncToken?: boolean } = {}): Promise<Harness> {
   const g = await googleSetup({ pageSize: 2 });
   const { store, file, close: cleanup } = await openRealStore();
   cleanups.push(g.close, cleanup);
   await g.channels.seedCalendars([ANA], Date.now());
+  // A Google (or a proxy) whose last page carries no nextSyncToken.
+  const client: typeof g.client = options.withoutSyncToken
+    ? { ...g.client, listEvents: async (...args) => ({ ...(await g.client.listEvents(...args)), nextSyncToken: undefined }) }
+    : g.client;
   const handler = createCalendarSyncHandler({
     channels: g.channels,
-    client: g.client,
+    client,
     store,
     internalDomains: ['example.com'],
     fullSyncDaysBack: 30,
@@ -122,6 +126,20 @@ describe('calendar-sync job', () => {
     expect(rerun).toMatchObject({ kind: 'succeeded', result: { stored: 1, duplicates: 2 } });
     expect(storedCounts(h.file).events).toBe(3);
     expect((await h.g.channels.getCalendar(ANA))?.syncToken).toEqual(expect.any(String));
+  });
+
+  it('when the last page carries no nextSyncToken, then the sync fails visibly and is read again, never succeeding without a token', async () => {
+    const h = await harness({ withoutSyncToken: true });
+    h.g.google.upsertEvent(ANA, meetingEvent('a', 2));
+
+    const result = await h.run();
+
+    expect(result).toMatchObject({ kind: 'retryable' });
+    const calendar = await h.g.channels.getCalendar(ANA);
+    expect(calendar?.syncToken).toBeNull();
+    expect(calendar?.lastError).toContain('no nextSyncToken');
+    // What the pages held is stored all the same: the next try finds it a duplicate.
+    expect(storedCounts(h.file).events).toBe(1);
   });
 
   it('when Google answers 410 Gone to the sync token, then the token is dropped and a full sync runs in the same job', async () => {

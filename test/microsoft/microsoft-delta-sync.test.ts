@@ -58,6 +58,55 @@ describeEachEngine('Microsoft 365 delta sync through startBridge', (engine) => {
     expect(await storedPages(running)).toHaveLength(2);
   });
 
+  it('when a meeting is deleted after the last sync and the next sync rolls the window, then its removal is read from the old link and stored before the full sync', async () => {
+    // Arrange: a synced meeting; then the link's range is made a day old and the meeting deleted.
+    const { microsoft, momentum, running, subscription } = await setup();
+    const event = microsoft.upsertEvent(ANA, customerMeeting());
+    await microsoft.notify(subscription.id, 'created', event.id);
+    await momentum.waitFor(1, 15_000);
+    await settled(running);
+    const before = await mailboxRow(running);
+    await (await running.bridge.store()).subscriptions.setDeltaLink(ANA, before.delta_link, Date.now(), before.window_started_at! - DAY_MS);
+    microsoft.deleteEvent(ANA, event.id);
+
+    // Act
+    await microsoft.notify(subscription.id, 'deleted', event.id);
+
+    // Assert: the removal is stored (a full sync alone would list nothing for it), and the window rolled.
+    await waitFor('a full sync', async () => (await syncResults(running)).some((result) => result.windowRolled === true));
+    await settled(running);
+    const removals = await running.rows(`SELECT dedupe_key FROM inbound_events WHERE dedupe_key LIKE $1`, [`microsoft:${event.id}::cancelled:%`]);
+    expect(removals).toHaveLength(1);
+    expect((await syncResults(running)).at(-1)).toMatchObject({ windowRolled: true, mode: 'full' });
+    expect((await expectSynced(running)).window_started_at).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('when an event is removed, comes back and is removed again, then each removal is stored, the second not taken for a duplicate of the first', async () => {
+    // Arrange: a synced meeting, deleted, then one with the same id written again.
+    const { microsoft, momentum, running, subscription } = await setup();
+    const event = microsoft.upsertEvent(ANA, customerMeeting());
+    await microsoft.notify(subscription.id, 'created', event.id);
+    await momentum.waitFor(1, 15_000);
+    await settled(running);
+    microsoft.deleteEvent(ANA, event.id);
+    await microsoft.notify(subscription.id, 'deleted', event.id);
+    await waitFor('the first removal', async () => (await running.rows(`SELECT id FROM inbound_events WHERE dedupe_key LIKE '%::cancelled:%'`)).length === 1);
+    await settled(running);
+    microsoft.upsertEvent(ANA, { ...customerMeeting(), id: event.id });
+    await microsoft.notify(subscription.id, 'created', event.id);
+    await waitFor('the meeting back', async () => (await running.rows(`SELECT id FROM inbound_events WHERE source = 'microsoft'`)).length === 3);
+    await settled(running);
+
+    // Act
+    microsoft.deleteEvent(ANA, event.id);
+    await microsoft.notify(subscription.id, 'deleted', event.id);
+
+    // Assert
+    await waitFor('the second removal', async () => (await running.rows(`SELECT id FROM inbound_events WHERE dedupe_key LIKE '%::cancelled:%'`)).length === 2);
+    await settled(running);
+    await expectSynced(running);
+  });
+
   it('when Graph answers 429 with Retry-After, then the sync is retried after it and then succeeds', async () => {
     const { microsoft, momentum, running, subscription } = await setup();
     microsoft.fail('delta', 429, { times: 1, headers: { 'retry-after': '1' }, body: { error: { code: 'ApplicationThrottled', message: 'slow down' } } });
