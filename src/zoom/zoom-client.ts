@@ -80,6 +80,9 @@ export function createZoomClient(options: ZoomClientOptions): ZoomClient {
   const now = options.now ?? Date.now;
   const agent = new Agent({ connect: { timeout: 5_000 }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   let cached: { token: string; until: number } | undefined;
+  // One token request at a time: Zoom invalidates a Server-to-Server token when it issues the next
+  // (docs/protocols.md §8), so jobs fetching their own would revoke each other's.
+  let fetching: Promise<{ token: string; until: number }> | undefined;
 
   // The API's origin and base path, so a request path is written as is, never normalised by a URL parser.
   const api = new URL(options.apiUrl);
@@ -102,9 +105,15 @@ export function createZoomClient(options: ZoomClientOptions): ZoomClient {
     }
   }
 
-  /** Server-to-Server OAuth: account_credentials with HTTP Basic client id and secret, cached until it expires. */
-  async function token(signal?: AbortSignal): Promise<string> {
+  /** Server-to-Server OAuth: account_credentials with HTTP Basic client id and secret, cached until it expires and shared by every caller. */
+  async function token(): Promise<string> {
     if (cached !== undefined && cached.until > now()) return cached.token;
+    // Not tied to one caller's signal: the request serves every caller waiting on it (the timeout bounds it).
+    fetching ??= fetchToken().finally(() => (fetching = undefined));
+    return (await fetching).token;
+  }
+
+  async function fetchToken(): Promise<{ token: string; until: number }> {
     const url = new URL(options.oauthUrl);
     url.searchParams.set('grant_type', 'account_credentials');
     url.searchParams.set('account_id', options.accountId);
@@ -112,12 +121,11 @@ export function createZoomClient(options: ZoomClientOptions): ZoomClient {
     const answer = await send(
       { origin: url.origin, path: url.pathname + url.search },
       { method: 'POST', headers: { authorization: `Basic ${basic}`, accept: 'application/json' } },
-      signal,
     );
     const parsed = answer.status === 200 ? tokenSchema.safeParse(safeJson(answer.text)) : undefined;
     if (!parsed?.success) throw zoomError(`Zoom OAuth: HTTP ${answer.status}: ${excerpt(answer.text)}`);
     cached = { token: parsed.data.access_token, until: now() + parsed.data.expires_in * 1000 - TOKEN_MARGIN_MS };
-    return cached.token;
+    return cached;
   }
 
   return {
@@ -127,12 +135,14 @@ export function createZoomClient(options: ZoomClientOptions): ZoomClient {
       let pageToken = '';
       for (let page = 0; page < MAX_PAGES; page += 1) {
         const query = new URLSearchParams({ page_size: '300', ...(pageToken ? { next_page_token: pageToken } : {}) });
+        const used = await token();
         const answer = await send(
           { origin: api.origin, path: `${path}?${query.toString()}` },
-          { method: 'GET', headers: { authorization: `Bearer ${await token(signal)}`, accept: 'application/json' } },
+          { method: 'GET', headers: { authorization: `Bearer ${used}`, accept: 'application/json' } },
           signal,
         );
-        if (answer.status === 401) cached = undefined; // revoked or expired early: the retry gets a new one
+        // Revoked or expired early: the retry gets a new one; a newer token another caller fetched meanwhile is kept.
+        if (answer.status === 401 && cached?.token === used) cached = undefined;
         // Zoom keeps no participants for an unknown or too old meeting: import without attendees.
         if (answer.status === 404 || (answer.status === 400 && /"code":\s*(3001|12702)/.test(answer.text))) return undefined;
         // A 429 names when to come back (docs/protocols.md §8); the mapping job waits at least that long.
