@@ -2,6 +2,7 @@ import type { Logger } from '../core/logger.ts';
 import type { JobHandler } from '../jobs/types.ts';
 import type { MomentumReadMetrics } from '../metrics/bridge-metrics.ts';
 import type { DeliveredMeeting, DeliveredMeetings, NewJob, ReadbackResult } from '../store/types.ts';
+import { afterListing } from './after-listing.ts';
 import type { MomentumClient } from './client.ts';
 import { listingProblem, type PacingDeps, toHandlerResult } from './delivery-outcome.ts';
 import { heldOf, holdsIds } from './held-ids.ts';
@@ -51,26 +52,28 @@ export function createReadbackHandler(deps: ReadbackHandlerDeps): JobHandler {
       return answer.problem === undefined ? handled : listingProblem(handled, answer.problem, context.logger);
     }
     const page = answer.page;
-    const found: ReadbackResult[] = [];
-    const missing: DeliveredMeeting[] = [];
-    for (const row of due) {
-      const listed = findNamed(row, page.meetings, namedInListing);
-      if (listed === undefined) missing.push(row);
-      else found.push(compareHeld(row, listed));
-    }
-    const lastPage = pageNumber >= page.pageCount;
-    const notFound: ReadbackResult[] = lastPage ? missing.map((row) => ({ jobId: row.jobId, outcome: 'not_found' })) : [];
-    await delivered.settleReadbacks([...found, ...notFound], now);
-    report([...found, ...notFound], due, job.id);
+    return afterListing(async () => {
+      const found: ReadbackResult[] = [];
+      const missing: DeliveredMeeting[] = [];
+      for (const row of due) {
+        const listed = findNamed(row, page.meetings, namedInListing);
+        if (listed === undefined) missing.push(row);
+        else found.push(compareHeld(row, listed));
+      }
+      const lastPage = pageNumber >= page.pageCount;
+      const notFound: ReadbackResult[] = lastPage ? missing.map((row) => ({ jobId: row.jobId, outcome: 'not_found' })) : [];
+      await delivered.settleReadbacks([...found, ...notFound], now);
+      report([...found, ...notFound], due, job.id);
 
-    const next =
-      !lastPage && missing.length > 0
-        ? { enqueue: [readbackJob(windowStart, now, { pageNumber: pageNumber + 1, walkFrom: from })] }
-        : await laterWalk(windowStart);
-    const handled = await toHandlerResult(answer.call, deps, context.now());
-    const counts = { listed: page.meetings.length, unreadable: page.unreadable, pageCount: page.pageCount };
-    const outcomes = { confirmed: count(found, 'confirmed'), notApplied: count(found, 'not_applied'), notFound: notFound.length };
-    return { ...handled, result: { window: new Date(windowStart).toISOString(), pageNumber, ...counts, ...outcomes }, ...next };
+      const next =
+        !lastPage && missing.length > 0
+          ? { enqueue: [readbackJob(windowStart, now, { pageNumber: pageNumber + 1, walkFrom: from })] }
+          : await laterWalk(windowStart);
+      const handled = await toHandlerResult(answer.call, deps, context.now());
+      const counts = { listed: page.meetings.length, unreadable: page.unreadable, pageCount: page.pageCount };
+      const outcomes = { confirmed: count(found, 'confirmed'), notApplied: count(found, 'not_applied'), notFound: notFound.length };
+      return { ...handled, result: { window: new Date(windowStart).toISOString(), pageNumber, ...counts, ...outcomes }, ...next };
+    });
   });
 
   /** The window's next walk, when a delivery of it is still waiting (due later, or past this walk's batch). */

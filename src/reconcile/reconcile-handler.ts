@@ -2,6 +2,7 @@ import type { Logger } from '../core/logger.ts';
 import type { JobHandler } from '../jobs/types.ts';
 import { mapEventKind } from '../mapping/map-event-job.ts';
 import type { MomentumReadMetrics } from '../metrics/bridge-metrics.ts';
+import { afterListing } from '../momentum/after-listing.ts';
 import type { MomentumClient } from '../momentum/client.ts';
 import { listingProblem, type PacingDeps, toHandlerResult } from '../momentum/delivery-outcome.ts';
 import { type ListedMeeting, MAX_PAGE_SIZE } from '../momentum/meeting-list.ts';
@@ -55,38 +56,41 @@ export function createReconcileHandler(deps: ReconcileHandlerDeps): JobHandler {
       const handled = await toHandlerResult(answer.call, deps, context.now());
       return answer.problem === undefined ? handled : listingProblem(handled, answer.problem, context.logger);
     }
-    const { meetings, pageCount } = answer.page;
-    const unseen = await unseenOf(meetings);
-    const stored =
-      unseen.length === 0
-        ? { created: [], duplicates: [] }
-        : await deps.store.ingest(
-            {
-              source: MOMENTUM_SOURCE,
-              senderId: 'reconcile',
-              // What the bridge read of the page: the meetings it stores, as the listing gave them.
-              rawPayload: JSON.stringify({
-                from: new Date(page.from).toISOString(),
-                to: new Date(page.to).toISOString(),
-                pageNumber: page.pageNumber,
-                meetings: unseen,
-              }),
-              events: unseen.map((meeting) => ({ dedupeKey: dedupeKeyOf(meeting), parsedPayload: meeting })),
-            },
-            matchJob,
-          );
-    const counts = { seen: meetings.length - unseen.length, matched: stored.created.length, unchanged: stored.duplicates.length };
-    for (const [outcome, count] of Object.entries(counts)) deps.metrics?.reconcileMeetings(outcome, count);
-    context.logger.info('reconcile page read', {
-      pageNumber: page.pageNumber,
-      pageCount,
-      listed: meetings.length,
-      unreadable: answer.page.unreadable,
-      ...counts,
+    const listed = answer.page;
+    return afterListing(async () => {
+      const { meetings, pageCount } = listed;
+      const unseen = await unseenOf(meetings);
+      const stored =
+        unseen.length === 0
+          ? { created: [], duplicates: [] }
+          : await deps.store.ingest(
+              {
+                source: MOMENTUM_SOURCE,
+                senderId: 'reconcile',
+                // What the bridge read of the page: the meetings it stores, as the listing gave them.
+                rawPayload: JSON.stringify({
+                  from: new Date(page.from).toISOString(),
+                  to: new Date(page.to).toISOString(),
+                  pageNumber: page.pageNumber,
+                  meetings: unseen,
+                }),
+                events: unseen.map((meeting) => ({ dedupeKey: dedupeKeyOf(meeting), parsedPayload: meeting })),
+              },
+              matchJob,
+            );
+      const counts = { seen: meetings.length - unseen.length, matched: stored.created.length, unchanged: stored.duplicates.length };
+      for (const [outcome, count] of Object.entries(counts)) deps.metrics?.reconcileMeetings(outcome, count);
+      context.logger.info('reconcile page read', {
+        pageNumber: page.pageNumber,
+        pageCount,
+        listed: meetings.length,
+        unreadable: listed.unreadable,
+        ...counts,
+      });
+      const handled = await toHandlerResult(answer.call, deps, context.now());
+      const next = page.pageNumber < pageCount ? { enqueue: [reconcileJob({ ...page, pageNumber: page.pageNumber + 1 })] } : {};
+      return { ...handled, result: { pageNumber: page.pageNumber, pageCount, listed: meetings.length, ...counts }, ...next };
     });
-    const handled = await toHandlerResult(answer.call, deps, context.now());
-    const next = page.pageNumber < pageCount ? { enqueue: [reconcileJob({ ...page, pageNumber: page.pageNumber + 1 })] } : {};
-    return { ...handled, result: { pageNumber: page.pageNumber, pageCount, listed: meetings.length, ...counts }, ...next };
   });
 
   /** The listed meetings no delivery of the bridge names (conservatively: a delivery that could name two leaves both alone). */
