@@ -27,7 +27,8 @@ export function createZoomMapper(deps: RecordingMapperDeps & { client: ZoomClien
     // A recording stored before the end rule (docs/protocols.md §8) could end before it starts: then it has no end.
     const end = endAfter(recording.start, recording.end);
     const { end: _stored, ...rest } = recording;
-    const outcome = await mapRecording({ ...rest, ...(end ? { end } : {}), ...(host ? { host } : {}), attendees }, deps);
+    // An operator's pin wins here as for every source.
+    const outcome = await mapRecording({ ...rest, ...(end ? { end } : {}), ...(host ? { host } : {}), attendees }, deps, context.pin);
     return outcome.kind === 'import' && truncated !== undefined ? { ...outcome, note: truncated } : outcome;
   };
 }

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 
 import { expectedEncryptedToken, otherEvent, recordingCompletedEvent, sendEvent, urlValidationEvent, ZOOM_UUIDS } from '../fakes/fake-zoom.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
-import { describeEachEngine, expectSettled, waitSettled } from '../support/stored-state.ts';
+import { describeEachEngine, expectSettled, queryRows, waitSettled } from '../support/stored-state.ts';
 import { importsAt, mappingFile, meetingOf, SECRET, startZoomBridge, storedCounts, storedEvents, storedJobs } from './support/zoom-bridge.ts';
 
 /*
@@ -30,6 +30,33 @@ describeEachEngine('POST /recordings/zoom/events through startBridge', (engine) 
     const answer = await sendEvent(url, SECRET, urlValidationEvent('plain-1'));
 
     expect(JSON.parse(answer.body)).toEqual({ plainToken: 'plain-1', encryptedToken: expectedEncryptedToken(SECRET, 'plain-1') });
+  });
+
+  it("when the recording's meeting is pinned to an opportunity, then the import carries the pinned opportunity and the match record says who pinned it", async () => {
+    // Arrange: nothing in the CRM matches; an operator pinned the meeting.
+    const { momentum, bridge, url, databaseUrl } = await startZoomBridge(engine, cleanups);
+    const pinned = '0068d0000101PiNAAU';
+    await (
+      await bridge.store()
+    ).matches.setPin({
+      meetingKey: `zoom:zoom:${ZOOM_UUIDS.plain}`,
+      records: { opportunityId: pinned },
+      pinnedBy: 'ops@example.com',
+      reason: 'the renewal call',
+      pinnedAt: Date.parse('2026-03-01T09:00:00Z'),
+    });
+
+    // Act
+    const answer = await sendEvent(url, SECRET, recordingCompletedEvent({ uuid: ZOOM_UUIDS.plain, topic: 'Renewal', host_email: 'ana.rep@example.com' }));
+
+    // Assert
+    expect(answer.status).toBe(200);
+    const [request] = await momentum.waitFor(1, 15_000);
+    expect(meetingOf(request)).toMatchObject({ id: ZOOM_UUIDS.plain, salesforceOpportunityId: pinned });
+    await waitSettled(databaseUrl);
+    const records = await queryRows(databaseUrl, 'SELECT outcome, rule FROM match_records');
+    expect(records).toEqual([{ outcome: 'pinned', rule: 'pinned' }]);
+    await expectSettled(databaseUrl);
   });
 
   it('when a signed recording.completed arrives, then it is acked at once, Momentum receives the import with the participants as attendees, and the queue settles', async () => {
