@@ -45,8 +45,11 @@ export function mapImportRecord(rule: SObjectRule, type: string, fields: Readonl
   const duration = text(fields, rule.durationSecondsField);
   if (duration !== undefined && typeof start === 'string') {
     const seconds = Number(duration);
-    if (!Number.isFinite(seconds) || seconds < 0) return skipped(`${rule.durationSecondsField} ${JSON.stringify(duration)} is not a number of seconds`);
-    endTime = new Date(Date.parse(start) + Math.round(seconds * 1000)).toISOString();
+    const ends = new Date(Date.parse(start) + Math.round(seconds * 1000));
+    // A duration no date can hold ("1e13") is as unusable as a negative one: skipped with why, never an exception.
+    if (!Number.isFinite(seconds) || seconds < 0 || Number.isNaN(ends.getTime()))
+      return skipped(`${rule.durationSecondsField} ${JSON.stringify(duration)} is not a number of seconds`);
+    endTime = ends.toISOString();
   }
 
   const owner = ownerToLookUp(rule, fields);

@@ -46,15 +46,19 @@ export const endAfter = (start: string | undefined, end: string | undefined): st
  * sometimes sends 0); else there is none. An import never ends at or before it starts.
  * Participants are not in the event: the mapper reads them later by the meeting uuid.
  */
+/** An instant as ISO text, or none past the range a date holds (a duration of 10^9 minutes): never a RangeError on the request path. */
+const isoAt = (ms: number): string | undefined => {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+};
+
 export function normaliseRecording(payload: RecordingCompleted): RecordingEvent {
   const meeting = payload.object;
   const start = iso(meeting.start_time);
   const ends = (meeting.recording_files ?? []).map((file) => iso(file.recording_end)).filter((end): end is string => end !== undefined);
   const fromFiles = ends.sort().at(-1);
   const fromDuration =
-    start !== undefined && meeting.duration !== undefined && meeting.duration > 0
-      ? new Date(Date.parse(start) + meeting.duration * 60_000).toISOString()
-      : undefined;
+    start !== undefined && meeting.duration !== undefined && meeting.duration > 0 ? isoAt(Date.parse(start) + meeting.duration * 60_000) : undefined;
   const end = endAfter(start, fromFiles) ?? fromDuration;
   return {
     version: 1,

@@ -89,4 +89,39 @@ describe('recording records mapped with action import', () => {
     }
     expect(() => parseRules(JSON.stringify({ recordings: { requireCrmMatch: 'yes' } }), 'mapping.json', config)).toThrow(/recordings\.requireCrmMatch/);
   });
+
+  it('when a duration no date can hold arrives ("1e13" seconds), then the record is skipped with why, not retried as an exception', () => {
+    const byDuration = resolveRules(
+      {
+        sObjects: {
+          Dialer_Call__c: {
+            action: 'import',
+            meetingIdField: 'Call_Id__c',
+            startTimeField: 'Started_At__c',
+            durationSecondsField: 'Duration__c',
+            recordingUrlField: 'Recording__c',
+          },
+        },
+      },
+      flags,
+    );
+
+    const outcome = mapSObject(
+      byDuration,
+      {
+        notificationId: 'n-2',
+        sObjectType: 'Dialer_Call__c',
+        fields: {
+          Id: 'a0C8d000001CallEAC',
+          Call_Id__c: '1',
+          Started_At__c: '2026-03-02T16:00:00.000Z',
+          Duration__c: '1e13',
+          Recording__c: 'https://example.com/r',
+        },
+      },
+      { ownerEmails: new Map(), internalDomains: [] },
+    );
+
+    expect(outcome).toMatchObject({ kind: 'skipped', reason: 'Duration__c "1e13" is not a number of seconds' });
+  });
 });

@@ -52,4 +52,21 @@ describeEachEngine('the end of a Zoom import through startBridge', (engine) => {
     await waitSettled(databaseUrl);
     await expectSettled(databaseUrl);
   });
+
+  it('when Zoom says a duration no date can hold and no file ends after the start, then the recording is acked and imported with no endTime, never a 500', async () => {
+    const { momentum, url, databaseUrl } = await startZoomBridge(engine, cleanups, { zoomApi: false });
+
+    const answer = await sendEvent(
+      url,
+      SECRET,
+      recordingCompletedEvent({ uuid: ZOOM_UUIDS.plain, start_time: START, duration: 1_000_000_000_000, recording_files: [] }),
+    );
+
+    expect(answer.status).toBe(200);
+    const [sent] = await momentum.waitFor(1, 15_000);
+    expect(meetingOf(sent).startTime).toBe('2026-03-02T16:00:00.000Z');
+    expect(meetingOf(sent)).not.toHaveProperty('endTime');
+    await waitSettled(databaseUrl);
+    await expectSettled(databaseUrl);
+  });
 });
