@@ -34,8 +34,9 @@ const CHECK_EVERY_MS = 60_000;
 /**
  * Starts a reconcile walk every MOMENTUM_RECONCILE_INTERVAL, in one instance at a time: each tick
  * takes (or extends) a lease in the store, so with several instances on one PostgreSQL only the
- * holder starts walks. A walk is due when none is under way and the last page of the last walk ended
- * an interval ago (or none ever ran): a restart neither repeats a walk nor skips one.
+ * holder starts walks. A walk is due when none is under way, no page ended dead within an interval,
+ * and the last page of the last walk ended an interval ago (or none ever ran): a restart neither
+ * repeats a walk nor skips one.
  */
 export function startReconcileTimer(options: ReconcileTimerOptions): ReconcileTimer {
   const { store, leases, logger } = options;
@@ -46,6 +47,10 @@ export function startReconcileTimer(options: ReconcileTimerOptions): ReconcileTi
   async function due(at: number): Promise<boolean> {
     // A walk under way (a page pending or running) is never doubled.
     if ((await store.listJobs({ kinds: [reconcileKind.name], states: ['pending', 'running'], limit: 1 })).length > 0) return false;
+    // A walk whose page ended dead (a key that cannot list, an answer that cannot be read) waits an
+    // interval too: started again at the next check, it would spend a call a minute for ever.
+    const failed = await store.listJobs({ kinds: [reconcileKind.name], states: ['dead'], updatedSince: at - options.intervalMs, limit: 1 });
+    if (failed.length > 0) return false;
     const last = await store.lastSucceeded(reconcileKind.name, RECONCILE_KEY);
     return last === undefined || at - last.updatedAt >= options.intervalMs;
   }
