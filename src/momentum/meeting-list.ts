@@ -62,8 +62,16 @@ const listedMeetingSchema = z.object({
 
 const pageSchema = z.object({
   meetings: z.array(z.unknown()),
-  pageCount: z.coerce.number().int().min(0).optional(),
+  // `null` says as little as a missing count: read as 0 it would end a walk after its first page.
+  pageCount: z.preprocess((value) => (value === null ? undefined : value), z.coerce.number().int().min(0).optional()),
 });
+
+/**
+ * The most pages one walk of the listing reads (50 000 meetings at 50 a page): a Momentum that
+ * ignored `pageNumber` and kept answering full pages without a count would otherwise be walked
+ * for ever, a call each.
+ */
+export const MAX_LISTING_PAGES = 1_000;
 
 export interface ListedAttendee {
   email?: string;

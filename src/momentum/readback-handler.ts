@@ -6,7 +6,7 @@ import { afterListing } from './after-listing.ts';
 import type { MomentumClient } from './client.ts';
 import { listingProblem, type PacingDeps, toHandlerResult } from './delivery-outcome.ts';
 import { heldOf, holdsIds } from './held-ids.ts';
-import { type ListedMeeting, MAX_PAGE_SIZE } from './meeting-list.ts';
+import { type ListedMeeting, MAX_LISTING_PAGES, MAX_PAGE_SIZE } from './meeting-list.ts';
 import { findNamed, namedInListing } from './named-meeting.ts';
 import { READBACK_LISTING_SPAN_MS, READBACK_WINDOW_MS, readbackJob, readbackKind } from './readback-job.ts';
 
@@ -60,7 +60,7 @@ export function createReadbackHandler(deps: ReadbackHandlerDeps): JobHandler {
         if (listed === undefined) missing.push(row);
         else found.push(compareHeld(row, listed));
       }
-      const lastPage = pageNumber >= page.pageCount;
+      const lastPage = pageNumber >= page.pageCount || pageNumber >= MAX_LISTING_PAGES;
       const notFound: ReadbackResult[] = lastPage ? missing.map((row) => ({ jobId: row.jobId, outcome: 'not_found' })) : [];
       await delivered.settleReadbacks([...found, ...notFound], now);
       report([...found, ...notFound], due, job.id);

@@ -5,7 +5,7 @@ import type { MomentumReadMetrics } from '../metrics/bridge-metrics.ts';
 import { afterListing } from '../momentum/after-listing.ts';
 import type { MomentumClient } from '../momentum/client.ts';
 import { listingProblem, type PacingDeps, toHandlerResult } from '../momentum/delivery-outcome.ts';
-import { type ListedMeeting, MAX_PAGE_SIZE } from '../momentum/meeting-list.ts';
+import { type ListedMeeting, MAX_LISTING_PAGES, MAX_PAGE_SIZE } from '../momentum/meeting-list.ts';
 import { fitsNamed, namedInListing } from '../momentum/named-meeting.ts';
 import { boundKey } from '../store/store-values.ts';
 import { type DeliveredMeetings, type InboundEvent, type Inbox, JOB_PRIORITY, type NewJob } from '../store/types.ts';
@@ -88,7 +88,10 @@ export function createReconcileHandler(deps: ReconcileHandlerDeps): JobHandler {
         ...counts,
       });
       const handled = await toHandlerResult(answer.call, deps, context.now());
-      const next = page.pageNumber < pageCount ? { enqueue: [reconcileJob({ ...page, pageNumber: page.pageNumber + 1 })] } : {};
+      if (page.pageNumber < pageCount && page.pageNumber >= MAX_LISTING_PAGES)
+        context.logger.warn('reconcile walk stopped at its page bound', { pageNumber: page.pageNumber, pageCount, bound: MAX_LISTING_PAGES });
+      const more = page.pageNumber < pageCount && page.pageNumber < MAX_LISTING_PAGES;
+      const next = more ? { enqueue: [reconcileJob({ ...page, pageNumber: page.pageNumber + 1 })] } : {};
       return { ...handled, result: { pageNumber: page.pageNumber, pageCount, listed: meetings.length, ...counts }, ...next };
     });
   });
