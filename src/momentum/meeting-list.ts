@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { MAX_ATTENDEES } from '../calendar/attendee-bound.ts';
 import { describeIssues } from '../core/describe-issues.ts';
 import { storableValue } from '../core/storable.ts';
 
@@ -50,7 +51,8 @@ const listedAttendeeSchema = z.object({
 
 const listedMeetingSchema = z.object({
   // An integer in the remap's meetingDetails.momentumMeetingId; kept as text whatever the listing sends.
-  id: z.union([z.string().regex(/\S/), z.number()]).transform(String),
+  // A number past 2^53 was already rounded by JSON parsing: two meetings could read as one, so such a meeting is unreadable.
+  id: z.union([z.string().regex(/\S/), z.number().refine(Number.isSafeInteger, 'an id past 2^53 cannot be read exactly')]).transform(String),
   title: optionalText,
   startTime: optionalText,
   endTime: optionalText,
@@ -106,7 +108,8 @@ function readMeeting(value: unknown): ListedMeeting | undefined {
   const parsed = listedMeetingSchema.safeParse(value);
   if (!parsed.success) return undefined;
   const { attendees, host, ...rest } = parsed.data;
-  const readable = (attendees ?? []).flatMap((attendee) => {
+  // As many as a calendar event keeps (calendar/attendee-bound.ts): a webinar is not matched attendee by attendee.
+  const readable = (attendees ?? []).slice(0, MAX_ATTENDEES).flatMap((attendee) => {
     const one = listedAttendeeSchema.safeParse(attendee);
     return one.success ? [compact({ ...one.data, isInternal: one.data.isInternal ?? undefined })] : [];
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { MAX_ATTENDEES } from '../../src/calendar/attendee-bound.ts';
 import { readMeetingPage } from '../../src/momentum/meeting-list.ts';
 
 /*
@@ -19,5 +20,24 @@ describe('a page of the meetings list', () => {
 
     expect(full).toMatchObject({ page: { pageCount: 4 } });
     expect(short).toMatchObject({ page: { pageCount: 3 } });
+  });
+
+  it('when an id is a number past 2^53, then that meeting is unreadable, not rounded into another; a webinar keeps the attendee bound', () => {
+    const attendees = Array.from({ length: MAX_ATTENDEES + 500 }, (_, n) => ({ email: `guest${n}@example.com` }));
+
+    const read = readMeetingPage(
+      {
+        meetings: [
+          { id: 2 ** 53 + 2, title: 'Too big' },
+          { id: 12345, title: 'Webinar', attendees },
+        ],
+        pageCount: 1,
+      },
+      { pageNumber: 1, pageSize: 50 },
+    );
+
+    expect(read).toMatchObject({ page: { unreadable: 1, meetings: [{ id: '12345' }] } });
+    const [webinar] = 'page' in read ? read.page.meetings : [];
+    expect(webinar?.attendees).toHaveLength(MAX_ATTENDEES);
   });
 });
