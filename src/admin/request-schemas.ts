@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { MAX_ATTENDEES } from '../calendar/attendee-bound.ts';
+import { MAX_ATTENDEES } from '../core/attendee-bound.ts';
 import { hasControlCharacter } from '../http/inbound-text.ts';
 import { importRequestSchema, remapRequestSchema } from '../momentum/schemas.ts';
 import type { EventState, JobState } from '../store/types.ts';

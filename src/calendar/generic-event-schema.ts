@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
+import { MAX_ATTENDEES } from '../core/attendee-bound.ts';
 import { httpUrl } from '../core/http-url.ts';
 import { classifySalesforceId, normalizeSalesforceId, type RecordKind } from '../mapping/salesforce-ids.ts';
-import { MAX_ATTENDEES } from './attendee-bound.ts';
 
 /**
  * The body of `POST /calendar/events`, version 1: one meeting from a calendar or tool without a

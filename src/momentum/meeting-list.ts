@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { MAX_ATTENDEES } from '../calendar/attendee-bound.ts';
+import { MAX_ATTENDEES } from '../core/attendee-bound.ts';
 import { describeIssues } from '../core/describe-issues.ts';
 import { storableValue } from '../core/storable.ts';
 
@@ -108,7 +108,7 @@ function readMeeting(value: unknown): ListedMeeting | undefined {
   const parsed = listedMeetingSchema.safeParse(value);
   if (!parsed.success) return undefined;
   const { attendees, host, ...rest } = parsed.data;
-  // As many as a calendar event keeps (calendar/attendee-bound.ts): a webinar is not matched attendee by attendee.
+  // As many as a calendar event keeps (core/attendee-bound.ts): a webinar is not matched attendee by attendee.
   const readable = (attendees ?? []).slice(0, MAX_ATTENDEES).flatMap((attendee) => {
     const one = listedAttendeeSchema.safeParse(attendee);
     return one.success ? [compact({ ...one.data, isInternal: one.data.isInternal ?? undefined })] : [];

@@ -1,4 +1,4 @@
-import { MAX_ATTENDEES } from '../calendar/attendee-bound.ts';
+import { MAX_ATTENDEES } from '../core/attendee-bound.ts';
 import type { ZoomParticipantList } from './zoom-client.ts';
 
 export interface ZoomAttendees {

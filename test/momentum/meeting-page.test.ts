@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { MAX_ATTENDEES } from '../../src/calendar/attendee-bound.ts';
+import { MAX_ATTENDEES } from '../../src/core/attendee-bound.ts';
 import { readMeetingPage } from '../../src/momentum/meeting-list.ts';
 
 /*

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { expect, it } from 'vitest';
 
-import { MAX_ATTENDEES } from '../../src/calendar/attendee-bound.ts';
+import { MAX_ATTENDEES } from '../../src/core/attendee-bound.ts';
 import { recordingCompletedEvent, sendEvent, ZOOM_UUIDS } from '../fakes/fake-zoom.ts';
 import { cleanupAfterEach } from '../support/cleanups.ts';
 import { describeEachEngine, expectSettled, waitSettled } from '../support/stored-state.ts';
