@@ -81,6 +81,12 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
     tally.duplicates += stored.duplicates.length;
   }
 
+  /** One delta round from `from`, every page stored, within the bounds of the sync begun at `startedAt`; resolves its deltaLink. */
+  const walk = (userId: string, from: DeltaStart, context: JobContext, tally: SyncTally, startedAt: number) =>
+    walkDelta(deps.client, userId, from, context, { maxPages: MAX_DELTA_PAGES, maxMs: MAX_SYNC_MS, startedAt }, tally, (items, readFrom) =>
+      storePage(userId, items, tally, readFrom),
+    );
+
   /**
    * Before a window roll: what changed since the last sync, read from the old link and stored, its
    * deltaLink discarded. The full sync that follows lists only events that still exist, so a
@@ -90,8 +96,7 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
   async function readChangesSince(userId: string, link: string | null, context: JobContext, tally: SyncTally, startedAt: number): Promise<void> {
     if (link === null) return;
     try {
-      const limits = { maxPages: MAX_DELTA_PAGES, maxMs: MAX_SYNC_MS, startedAt };
-      await walkDelta(deps.client, userId, { link }, context, limits, tally, (items, readFrom) => storePage(userId, items, tally, readFrom));
+      await walk(userId, { link }, context, tally, startedAt);
     } catch (error) {
       if (!dropsLink(error)) throw error;
       context.logger.warn('the old delta link was refused before the window roll: its changes are not read', { userId, error: error.message });
@@ -114,8 +119,7 @@ export function createMailboxSyncHandler(deps: MailboxSyncDeps): JobHandler {
               },
             };
       try {
-        const limits = { maxPages: MAX_DELTA_PAGES, maxMs: MAX_SYNC_MS, startedAt };
-        const next = await walkDelta(deps.client, userId, from, context, limits, tally, (items, readFrom) => storePage(userId, items, tally, readFrom));
+        const next = await walk(userId, from, context, tally, startedAt);
         // Graph ends every round with a deltaLink (docs/protocols.md §7): without one the next sync
         // would have nothing to start from, so the round fails, visibly, and is read again.
         if (next === undefined)

@@ -24,6 +24,19 @@ const syncResults = async (running: Parameters<typeof jobsOf>[0]) =>
 describeEachEngine('Microsoft 365 delta sync through startBridge', (engine) => {
   const setup = microsoftScene(engine, cleanups);
 
+  /** A meeting synced and sent, then the stored link's date range made a day old: the next sync rolls the window. */
+  async function syncedWithDayOldWindow() {
+    const scene = await setup();
+    const { microsoft, momentum, running, subscription } = scene;
+    const event = microsoft.upsertEvent(ANA, customerMeeting());
+    await microsoft.notify(subscription.id, 'created', event.id);
+    await momentum.waitFor(1, 15_000);
+    await settled(running);
+    const before = await mailboxRow(running);
+    await (await running.bridge.store()).subscriptions.setDeltaLink(ANA, before.delta_link, Date.now(), before.window_started_at! - DAY_MS);
+    return { ...scene, event };
+  }
+
   it('when a delta link has expired (410 Gone), then the link is dropped and a full sync finds the meeting and stores a new link', async () => {
     const { microsoft, momentum, running, subscription } = await setup();
     microsoft.invalidateDeltaTokens(ANA);
@@ -39,13 +52,7 @@ describeEachEngine('Microsoft 365 delta sync through startBridge', (engine) => {
   });
 
   it("when the delta link's date range was set more than a day ago, then the next sync is a full one over today's range, sending nothing twice", async () => {
-    const { microsoft, momentum, running, subscription } = await setup();
-    const event = microsoft.upsertEvent(ANA, customerMeeting());
-    await microsoft.notify(subscription.id, 'created', event.id);
-    await momentum.waitFor(1, 15_000);
-    await settled(running);
-    const before = await mailboxRow(running);
-    await (await running.bridge.store()).subscriptions.setDeltaLink(ANA, before.delta_link, Date.now(), before.window_started_at! - DAY_MS);
+    const { microsoft, momentum, running, subscription, event } = await syncedWithDayOldWindow();
 
     await microsoft.notify(subscription.id, 'updated', event.id);
 
@@ -60,13 +67,7 @@ describeEachEngine('Microsoft 365 delta sync through startBridge', (engine) => {
 
   it('when a meeting is deleted after the last sync and the next sync rolls the window, then its removal is read from the old link and stored before the full sync', async () => {
     // Arrange: a synced meeting; then the link's range is made a day old and the meeting deleted.
-    const { microsoft, momentum, running, subscription } = await setup();
-    const event = microsoft.upsertEvent(ANA, customerMeeting());
-    await microsoft.notify(subscription.id, 'created', event.id);
-    await momentum.waitFor(1, 15_000);
-    await settled(running);
-    const before = await mailboxRow(running);
-    await (await running.bridge.store()).subscriptions.setDeltaLink(ANA, before.delta_link, Date.now(), before.window_started_at! - DAY_MS);
+    const { microsoft, running, subscription, event } = await syncedWithDayOldWindow();
     microsoft.deleteEvent(ANA, event.id);
 
     // Act

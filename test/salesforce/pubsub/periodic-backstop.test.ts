@@ -15,25 +15,31 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((ticks) => ticks.stop()));
 });
 
+/** A backstop holding the lease, on a clock the test moves, recording where each read starts. */
+function recordingBackstop(start: number) {
+  const clock = { now: start };
+  const reads: Array<number | undefined> = [];
+  const ticks = startPeriodicBackstop({
+    everyMs: 60_000,
+    holds: () => true,
+    backstop: async (since) => void reads.push(since),
+    logger: captureLogs().logger,
+    now: () => clock.now,
+  });
+  running.push(ticks);
+  return { ticks, reads, clock };
+}
+
 describe('the periodic backstop', () => {
   it('when this instance holds the lease, then each read starts a minute before the previous one began; the first reaches one interval back', async () => {
     // Arrange: a clock the test moves.
-    let clock = 1_000_000;
-    const reads: Array<number | undefined> = [];
-    const ticks = startPeriodicBackstop({
-      everyMs: 60_000,
-      holds: () => true,
-      backstop: async (since) => void reads.push(since),
-      logger: captureLogs().logger,
-      now: () => clock,
-    });
-    running.push(ticks);
+    const { ticks, reads, clock } = recordingBackstop(1_000_000);
 
     // Act: three rounds, the clock moving on by an hour between them.
     await ticks.tick();
-    clock += 3_600_000;
+    clock.now += 3_600_000;
     await ticks.tick();
-    clock += 3_600_000;
+    clock.now += 3_600_000;
     await ticks.tick();
 
     // Assert
@@ -84,23 +90,14 @@ describe('the periodic backstop', () => {
 
   it('when a catch-up read is owed, then the next read reaches back to it, and the one after starts where that one began', async () => {
     // Arrange: a first read done, then a catch-up from long ago failed and left its start owed.
-    let clock = 9_000_000;
-    const reads: Array<number | undefined> = [];
-    const ticks = startPeriodicBackstop({
-      everyMs: 60_000,
-      holds: () => true,
-      backstop: async (since) => void reads.push(since),
-      logger: captureLogs().logger,
-      now: () => clock,
-    });
-    running.push(ticks);
+    const { ticks, reads, clock } = recordingBackstop(9_000_000);
     await ticks.tick();
 
     // Act
     ticks.reachBack(1_000);
-    clock += 3_600_000;
+    clock.now += 3_600_000;
     await ticks.tick();
-    clock += 3_600_000;
+    clock.now += 3_600_000;
     await ticks.tick();
 
     // Assert
